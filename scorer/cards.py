@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Union
 
 from scorer.errors import NotationError
 
@@ -156,7 +155,7 @@ class OctoCard:
     def __str__(self) -> str:
         if self.kind is OctoKind.NUMBER:
             return str(self.value)
-        return self.kind.value
+        return str(self.kind.value)
 
     def __repr__(self) -> str:
         return f"OctoCard.parse({str(self)!r})"
@@ -166,7 +165,7 @@ PLUS2 = OctoCard(OctoKind.PLUS2, 2)
 MINUS2 = OctoCard(OctoKind.MINUS2, -2)
 PASS = OctoCard(OctoKind.PASS, 0)
 
-Card = Union[StdCard, OctoCard]
+Card = StdCard | OctoCard
 """Any card the table knows."""
 
 

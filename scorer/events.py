@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Union
 
 from scorer.cards import OctoCard, StdCard
 
@@ -102,5 +101,5 @@ class Adjust(EventMeta):
     reason: str
 
 
-Event = Union[TurnUp, Play, Give, TakeChain, Reveal, Trick, Undone, Adjust]
+Event = TurnUp | Play | Give | TakeChain | Reveal | Trick | Undone | Adjust
 """Any event of either game."""
