@@ -1,0 +1,1 @@
+"""Benchmark commands: each module prints its figures (``python -m benchmarks.NAME``)."""
