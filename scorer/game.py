@@ -8,25 +8,29 @@ the log from the start.
 
 The rules engines (``scorer.octoplus``, ``scorer.oktris``) are modules of pure
 functions ``initial(rules, players)``, ``step(rules, state, event)`` and
-``allowed(rules, state)``; this module reaches them through :func:`engine_for`.
+``allowed(rules, state)`` (the :class:`Engine` protocol); :func:`engine_for`
+picks the one for a rules object.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
+from scorer import octoplus, oktris
 from scorer.errors import IllegalPlayError, LogError, NotationError, ScorerError
 from scorer.events import Event, Source, Undone
+from scorer.octoplus import OctoplusAllowed, OctoplusRules, OctoplusState
+from scorer.oktris import OktrisAllowed, OktrisRules, OktrisState
 from scorer.sheet import ScoreSheet
 
-GAMES: dict[str, tuple[str, str]] = {
-    "octoplus": ("scorer.octoplus", "OctoplusRules"),
-    "oktris": ("scorer.oktris", "OktrisRules"),
-}
-"""Game name -> (engine module, rules class name)."""
+Rules = OctoplusRules | OktrisRules
+"""The rules object of either game."""
+State = OctoplusState | OktrisState
+"""The engine state of either game."""
+Allowed = OctoplusAllowed | OktrisAllowed
+"""What may happen next, in either game."""
 
 
 class Engine(Protocol):
@@ -39,25 +43,33 @@ class Engine(Protocol):
     def allowed(self, rules: Any, state: Any) -> Any: ...
 
 
+GAMES: dict[str, tuple[Engine, type[Rules]]] = {
+    "octoplus": (octoplus, OctoplusRules),
+    "oktris": (oktris, OktrisRules),
+}
+"""Game name -> (engine module, rules class)."""
+
+
 def _engine_module(game_name: str) -> Engine:
     try:
-        module_name, _ = GAMES[game_name]
+        return GAMES[game_name][0]
     except KeyError:
         raise NotationError(f"unknown game {game_name!r} (expected one of {', '.join(GAMES)})") from None
-    return cast(Engine, importlib.import_module(module_name))
 
 
-def rules_class(game_name: str) -> type[Any]:
+def rules_class(game_name: str) -> type[Rules]:
     """The rules class of a game (``OctoplusRules`` or ``OktrisRules``).
 
     Raises:
         NotationError: the game name is unknown.
     """
-    engine = _engine_module(game_name)
-    return cast(type[Any], getattr(engine, GAMES[game_name][1]))
+    try:
+        return GAMES[game_name][1]
+    except KeyError:
+        raise NotationError(f"unknown game {game_name!r} (expected one of {', '.join(GAMES)})") from None
 
 
-def rules_for(game_name: str, options: Mapping[str, str] | None = None) -> Any:
+def rules_for(game_name: str, options: Mapping[str, str] | None = None) -> Rules:
     """The rules object of ``game_name`` ("octoplus" or "oktris") with ``options`` set.
 
     Options not given keep the defaults of ``RULES.md``.
@@ -70,19 +82,19 @@ def rules_for(game_name: str, options: Mapping[str, str] | None = None) -> Any:
     return cls.from_options(merged)
 
 
-def game_name_of(rules: Any) -> str:
+def game_name_of(rules: object) -> str:
     """The game name ("octoplus" or "oktris") a rules object belongs to.
 
     Raises:
         NotationError: ``rules`` is not a rules object of a known game.
     """
-    for name, (module_name, class_name) in GAMES.items():
-        if type(rules).__name__ == class_name and type(rules).__module__ == module_name:
+    for name, (_, cls) in GAMES.items():
+        if type(rules) is cls:
             return name
     raise NotationError(f"not a rules object of a known game: {rules!r}")
 
 
-def engine_for(rules: Any) -> Engine:
+def engine_for(rules: Rules) -> Engine:
     """The engine module that plays by ``rules``.
 
     Raises:
@@ -110,7 +122,7 @@ class Game:
     of the effective events; every failed operation leaves the game unchanged.
     """
 
-    def __init__(self, rules: Any, players: tuple[str, ...], state: Any) -> None:
+    def __init__(self, rules: Rules, players: tuple[str, ...], state: State) -> None:
         self._rules = rules
         self._name = game_name_of(rules)
         self._engine = _engine_module(self._name)
@@ -123,7 +135,7 @@ class Game:
     # --- construction -----------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Any, players: int | Sequence[str]) -> Game:
+    def new(cls, rules: Rules, players: int | Sequence[str]) -> Game:
         """A game with no events yet; ``players`` is a count or the players' names.
 
         Raises:
@@ -135,7 +147,7 @@ class Game:
         return cls(rules, names, engine.initial(rules, len(names)))
 
     @classmethod
-    def replay(cls, rules: Any, players: int | Sequence[str], events: Iterable[Event]) -> Game:
+    def replay(cls, rules: Rules, players: int | Sequence[str], events: Iterable[Event]) -> Game:
         """The game that results from applying ``events`` in order.
 
         Each event's ``seq`` must be 0 (numbered on the way) or its position in
@@ -161,7 +173,7 @@ class Game:
     # --- reading ----------------------------------------------------------
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> Rules:
         """The rules object the game is played by."""
         return self._rules
 
@@ -186,14 +198,14 @@ class Game:
         return len(self._events)
 
     @property
-    def state(self) -> Any:
+    def state(self) -> State:
         """The engine's state after the effective events."""
         return self._state
 
     @property
     def to_move(self) -> int | None:
         """The seat expected to act next, or ``None`` (game over, or anyone may act)."""
-        return cast("int | None", self._state.to_move)
+        return self._state.to_move
 
     @property
     def finished(self) -> bool:
@@ -208,9 +220,9 @@ class Game:
         """The events the state is built from: no ``Undone``, no undone event."""
         return tuple(e for e in self._events if not isinstance(e, Undone) and e.seq not in self._undone)
 
-    def allowed(self) -> Any:
+    def allowed(self) -> Allowed:
         """What may happen next (the engine's ``allowed`` value for the current state)."""
-        return self._engine.allowed(self._rules, self._state)
+        return cast(Allowed, self._engine.allowed(self._rules, self._state))
 
     def score_sheet(self) -> ScoreSheet:
         """The score sheet: per-round cells, adjustments, totals, winners."""
@@ -238,7 +250,7 @@ class Game:
             raise IllegalPlayError(f"cannot undo event {target}: it is already undone")
         return target
 
-    def _state_without(self, target: int) -> Any:
+    def _state_without(self, target: int) -> State:
         from scorer.notation import format_event
 
         kept = [e for e in self.effective_events() if e.seq != target]
@@ -253,10 +265,10 @@ class Game:
                 ) from error
         return state
 
-    def _next_state(self, event: Event) -> Any:
+    def _next_state(self, event: Event) -> State:
         if isinstance(event, Undone):
             return self._state_without(self._undo_target(event.target))
-        return self._engine.step(self._rules, self._state, event)
+        return cast(State, self._engine.step(self._rules, self._state, event))
 
     def verify(self, event: Event) -> None:
         """Check that ``event`` may be applied now; changes nothing.
