@@ -501,12 +501,22 @@ def step(rules: OktrisRules, state: OktrisState, event: Event) -> OktrisState:
             played in this deal; an adjustment for a seat that does not play.
     """
     if state.finished:
-        raise IllegalPlayError(f"{type(event).__name__} after the end of the game ({state.describe})")
+        raise IllegalPlayError(f"{_event_text(event)} after the end of the game ({state.describe})")
     if isinstance(event, Trick):
         return _play_trick(rules, state, event)
     if isinstance(event, Adjust):
         return _adjust(rules, state, event)
-    raise IllegalPlayError(f"{type(event).__name__} is not an Oktris event ({state.describe})")
+    raise IllegalPlayError(f"{_event_text(event)} is not an Oktris event ({state.describe})")
+
+
+def _event_text(event: Event) -> str:
+    """The event in words for error messages (``"trick 5H 7S"``, ``"Play by seat 1"``)."""
+    if isinstance(event, Trick):
+        return _trick_text(event.cards)
+    if isinstance(event, Adjust):
+        return f"adjustment of {event.points:+d} for seat {event.seat}"
+    seat = getattr(event, "seat", None)
+    return type(event).__name__ if seat is None else f"{type(event).__name__} by seat {seat}"
 
 
 def allowed(rules: OktrisRules, state: OktrisState) -> OktrisAllowed:
