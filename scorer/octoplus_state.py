@@ -91,7 +91,7 @@ class OctoplusState:
         elif self.phase is Phase.REVEAL:
             what = "round over, seats " + ", ".join(map(str, self.reveal_seats)) + " to reveal"
         else:
-            return f"game over after round {len(self.rounds)}, totals {list(self.totals)}"
+            return f"game over in round {self.round_no}, totals {list(self.totals)}"
         return f"round {self.round_no}, {what}; {tail}"
 
 
