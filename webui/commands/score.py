@@ -1,19 +1,73 @@
-"""The ``octotable score`` command (being built)."""
+"""``octotable score LOGFILE [--json]``: replay a game log and print its score sheet."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
-HELP = "not yet available"
+from scorer.errors import LogError
+from scorer.notation import parse_log
+from scorer.sheet import ScoreSheet
+
+HELP = "replay a game log (see docs/game-log.md) and print the score sheet"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """No arguments yet."""
-    parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
+    """Declare the options of ``score``."""
+    parser.add_argument("log", metavar="LOGFILE", help="the game log to replay ('-' reads standard input)")
+    parser.add_argument("--json", action="store_true", help="print the score sheet as one JSON object")
+
+
+def _cell(points: int, rule: str | None) -> str:
+    return f"{points} [{rule}]" if rule else str(points)
+
+
+def render_sheet(sheet: ScoreSheet) -> str:
+    """The score sheet as a readable table; a cell names the rule that changed it (``0 [void 8]``)."""
+    label = "Deal" if sheet.game == "oktris" else "Round"
+    header = [label, *sheet.players]
+    rows = [[str(n), *(_cell(c.points, c.rule) for c in row)] for n, row in enumerate(sheet.rounds, 1)]
+    adjusted = [0] * len(sheet.players)
+    for adjustment in sheet.adjustments:
+        adjusted[adjustment.seat - 1] += adjustment.points
+    if sheet.adjustments:
+        rows.append(["Adjust", *(f"{p:+d}" if p else "" for p in adjusted)])
+    rows.append(["Total", *(str(t) for t in sheet.totals)])
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(text.ljust(w) for text, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.insert(len(lines) - 1, "  ".join("-" * w for w in widths))
+    for a in sheet.adjustments:
+        reason = f": {a.reason}" if a.reason else ""
+        lines.append(f"adjustment (event {a.seq}) {sheet.players[a.seat - 1]} {a.points:+d}{reason}")
+    if sheet.finished:
+        names = ", ".join(sheet.players[s - 1] for s in sheet.winners)
+        verb = "wins" if len(sheet.winners) == 1 else "share the win"
+        lines.append(f"Game over: {names} {verb}.")
+    else:
+        lines.append(f"Game in progress after {len(sheet.rounds)} {label.lower()}(s).")
+    return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
-    """Say the command is not available yet; exit code 2."""
-    sys.stderr.write("octotable score: not yet available\n")
-    return 2
+    """Replay the log; print the sheet.  Exit code 1 for an unreadable or bad log."""
+    try:
+        text = sys.stdin.read() if args.log == "-" else Path(args.log).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        sys.stderr.write(f"octotable score: cannot read {args.log}: {error}\n")
+        return 1
+    try:
+        game = parse_log(text)
+    except LogError as error:
+        sys.stderr.write(f"octotable score: {args.log}: {error}\n")
+        return 1
+    sheet = game.score_sheet()
+    if args.json:
+        sys.stdout.write(json.dumps(sheet.to_json(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_sheet(sheet))
+    return 0

@@ -1,19 +1,57 @@
-"""The ``octotable simulate`` command (being built)."""
+"""``octotable simulate``: play a random legal game and print its log and score sheet."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import sys
 
-HELP = "not yet available"
+from scorer.errors import ScorerError
+from scorer.game import GAMES, rules_for
+from scorer.notation import format_log
+from scorer.simulate import simulate
+from webui.commands.score import render_sheet
+
+HELP = "play a random legal game and print its game log and score sheet"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """No arguments yet."""
-    parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
+    """Declare the options of ``simulate``."""
+    parser.add_argument("--game", choices=tuple(GAMES), default="octoplus")
+    parser.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed; the same seed plays the same game")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a house rule, e.g. max_rounds=3 (repeatable; see docs/game-log.md)",
+    )
+    parser.add_argument("--json", action="store_true", help="print only the score sheet as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Say the command is not available yet; exit code 2."""
-    sys.stderr.write("octotable simulate: not yet available\n")
-    return 2
+    """Simulate the game; exit code 2 for bad options or player counts.
+
+    The output is itself a game log: the score sheet follows as comment lines.
+    """
+    options: dict[str, str] = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            sys.stderr.write(f"octotable simulate: --option {item!r}: expected NAME=VALUE\n")
+            return 2
+        options[name.strip()] = value.strip()
+    try:
+        game = simulate(rules_for(args.game, options), args.players, random.Random(args.seed))
+    except ScorerError as error:
+        sys.stderr.write(f"octotable simulate: {error}\n")
+        return 2
+    sheet = game.score_sheet()
+    if args.json:
+        sys.stdout.write(json.dumps(sheet.to_json(), ensure_ascii=False) + "\n")
+    else:
+        table = "".join(f"# {line}".rstrip() + "\n" for line in render_sheet(sheet).splitlines())
+        sys.stdout.write(format_log(game) + "#\n" + table)
+    return 0
