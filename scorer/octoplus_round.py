@@ -33,8 +33,11 @@ def reveal(rules: OctoplusRules, state: OctoplusState, event: Reveal) -> Octoplu
     if len(event.cards) != held:
         raise illegal(event, state, f"seat {seat} reveals {len(event.cards)} cards but holds {held}")
     for card in set(event.cards):
-        if event.cards.count(card) > rules.count(card):
-            raise illegal(event, state, f"the deck has {rules.count(card)} {card.pretty} cards")
+        have = rules.count(card)
+        if have == 0:
+            raise illegal(event, state, f"the deck has no {card.pretty} card")
+        if event.cards.count(card) > have:
+            raise illegal(event, state, f"the deck has only {have} {card.pretty} cards")
     revealed = list(state.revealed)
     revealed[seat - 1] = event.cards
     points = sum(rules.card_points(card) for card in event.cards)

@@ -114,6 +114,11 @@ def test_reveal_count_must_equal_the_tracked_hand_size() -> None:
     rejects(reveal_phase(), Reveal(2, cards("1 2 3")), IllegalPlayError, "reveals 3 cards but holds 8")
 
 
+def test_a_revealed_card_must_be_one_the_deck_has() -> None:
+    rejects(reveal_phase(), Reveal(2, cards("9 1 1 1 1 1 1 1")), IllegalPlayError, "the deck has no 9 card")
+    rejects(reveal_phase(), Reveal(2, cards("P P P P P P P 1")), IllegalPlayError, "only 6 Pass cards")
+
+
 def test_reveal_only_after_the_round_and_only_once_per_holding_seat() -> None:
     rejects(started(), Reveal(1, cards("1")), IllegalPlayError, "only when the round is over")
     rejects(reveal_phase(), Reveal(1, ()), IllegalPlayError, "seat 1 has nothing left to reveal")
