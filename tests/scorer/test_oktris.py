@@ -479,3 +479,12 @@ def test_allowed_asks_for_no_cards_once_the_game_is_over() -> None:
     final = example_8(DEFAULT)[5]
     assert allowed(DEFAULT, final).cards_needed == 0
     assert final.to_move is None
+
+
+def test_adjust_after_the_end_of_the_game_is_illegal() -> None:
+    final = step(DEFAULT, initial(DEFAULT, 2), Adjust(2, 88, "house", seq=1))
+    with pytest.raises(IllegalPlayError) as error:
+        step(DEFAULT, final, Adjust(1, 3, "late"))
+    assert str(error.value) == (
+        "adjustment of +3 for seat 1 after the end of the game (game over after deal 1 (won by seat 2))"
+    )
