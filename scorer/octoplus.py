@@ -185,8 +185,10 @@ def _draw(rules: OctoplusRules, state: OctoplusState, seat: int, wanted: int) ->
 
 
 def _turn_up(rules: OctoplusRules, state: OctoplusState, event: TurnUp) -> OctoplusState:
-    if state.phase is not Phase.TURN_UP:
+    if state.phase in (Phase.PLAY, Phase.GIVE):
         raise illegal(event, state, "the base is already turned up")
+    if state.phase is not Phase.TURN_UP:
+        raise illegal(event, state, "no base is turned up before the next deal")
     _check_cards(rules, state, event, (event.card,))
     if state.draw_pile < 1:
         raise illegal(event, state, "the draw pile is empty")

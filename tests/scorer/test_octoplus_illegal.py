@@ -126,8 +126,9 @@ def test_reveal_only_after_the_round_and_only_once_per_holding_seat() -> None:
     rejects(state, Reveal(2, cards("1 1 1 1 1 1 1 1")), IllegalPlayError, "nothing left to reveal")
 
 
-def test_plays_during_the_reveal_phase_are_illegal() -> None:
+def test_plays_and_turn_ups_during_the_reveal_phase_are_illegal() -> None:
     rejects(reveal_phase(), Play(2, cards("1")), IllegalPlayError, "round over, seats 2, 3 to reveal")
+    rejects(reveal_phase(), TurnUp(OctoCard.number(3)), IllegalPlayError, "before the next deal")
 
 
 def test_events_of_the_other_game_and_undone_are_illegal() -> None:
