@@ -1,0 +1,188 @@
+"""Every tunable number of the scanner, in one validated parameters object.
+
+``ScannerParams`` is what calibration writes and the scanner reads.  It is frozen
+and checks itself on construction: a bad value raises ``ValueError`` naming the
+field and the value.  Pixel quantities of the finder are in pixels of the *work
+image* (the frame scaled so that its long side is ``FindParams.work_long_side``)
+unless their name says otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+
+CARD_ASPECT = 88.0 / 63.0
+"""Long side over short side of a playing card (63 x 88 mm)."""
+
+
+def _check(name: str, value: float, low: float, high: float) -> None:
+    if not (isinstance(value, int | float) and math.isfinite(value) and low <= value <= high):
+        raise ValueError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+
+
+@dataclass(frozen=True)
+class FindParams:
+    """Parameters of the card finder (``scanner.find``).
+
+    Attributes:
+        work_long_side: the frame is scaled down so its long side has this many pixels.
+        card_width, card_height: size of a warped card image (portrait, 63:88).
+        card_aspect: long side over short side of a card.
+        aspect_tolerance: relative tolerance of the aspect of a found quad (perspective).
+        card_size_px: the known size of a card in frame pixels ``(short, long)``, from
+            calibration; ``None`` estimates it from the frame.
+        min_card_area: smallest card area as a fraction of the frame area.
+        max_card_area: largest card area as a fraction of the frame area.
+        background_scale: the table brightness is estimated on the work image shrunk by this factor.
+        background_kernel: median window of the table estimate, as a fraction of the shrunk image's long side.
+        white_margin: a card pixel is this much lighter (L of Lab, 0..255) than the local table.
+        max_chroma: a card pixel's largest |a|, |b| deviation in Lab (cards are white).
+        denoise_kernel: median filter size (odd) applied before edges are found (noise, texture).
+        canny_low, canny_high: hysteresis thresholds of the (denoised) edges that outline lone cards.
+        split_canny_low, split_canny_high: hysteresis thresholds of the fine edges that split
+            touching and overlapping cards.
+        min_colourless: a card outlined by edges has at least this fraction of colourless pixels inside.
+        min_lightness: ... and its median lightness is at least this fraction of the frame's lightest tenth
+        max_darker: ... and at most this much darker than the table around it.
+        poly_epsilon: polygon simplification tolerance as a fraction of the outline's perimeter.
+        min_fill: a lone card's outline fills at least this fraction of its quad.
+        min_corner_angle, max_corner_angle: corner angles (degrees) accepted as a card corner.
+        min_inside: a card hypothesis inside a merged blob lies at least this much on card pixels.
+        min_new_area: each further card of a blob explains at least this fraction of a card's area anew.
+        duplicate_distance: two hypotheses whose corners differ by less than this fraction of the
+            card's short side are the same card.
+        edge_probe: half-length (work pixels) of the probe across a card side measuring its edge.
+        top_margin: edge evidence by which the upper of two overlapping cards must win.
+        refine_radius: search radius (work pixels) when refining corners at full resolution.
+        refine_min_points: fraction of a side's probes that must find an edge to refine that side.
+    """
+
+    work_long_side: int = 640
+    card_width: int = 200
+    card_height: int = 280
+    card_aspect: float = CARD_ASPECT
+    aspect_tolerance: float = 0.35
+    card_size_px: tuple[float, float] | None = None
+    min_card_area: float = 0.004
+    max_card_area: float = 0.6
+    background_scale: int = 8
+    background_kernel: float = 0.5
+    white_margin: float = 14.0
+    max_chroma: float = 28.0
+    denoise_kernel: int = 5
+    canny_low: float = 15.0
+    canny_high: float = 45.0
+    split_canny_low: float = 20.0
+    split_canny_high: float = 50.0
+    min_colourless: float = 0.6
+    min_lightness: float = 0.55
+    max_darker: float = 30.0
+    poly_epsilon: float = 0.03
+    min_fill: float = 0.88
+    min_corner_angle: float = 65.0
+    max_corner_angle: float = 115.0
+    min_inside: float = 0.9
+    min_new_area: float = 0.12
+    duplicate_distance: float = 0.2
+    edge_probe: int = 2
+    top_margin: float = 4.0
+    refine_radius: int = 4
+    refine_min_points: float = 0.5
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Check every field.
+
+        Raises:
+            ValueError: a field is out of range; the message names the field and its value.
+        """
+        _check("find.work_long_side", self.work_long_side, 64, 8192)
+        if not isinstance(self.work_long_side, int):
+            raise ValueError(f"find.work_long_side must be an int, got {self.work_long_side!r}")
+        for name in ("card_width", "card_height", "background_scale", "edge_probe", "refine_radius"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"find.{name} must be an int, got {value!r}")
+        _check("find.card_width", self.card_width, 16, 4096)
+        _check("find.card_height", self.card_height, 16, 4096)
+        if self.card_height <= self.card_width:
+            raise ValueError(
+                "find.card_height must exceed find.card_width (portrait), "
+                f"got {self.card_width}x{self.card_height}"
+            )
+        _check("find.card_aspect", self.card_aspect, 1.0, 3.0)
+        _check("find.aspect_tolerance", self.aspect_tolerance, 0.0, 1.0)
+        if self.card_size_px is not None:
+            size = self.card_size_px
+            if not (isinstance(size, tuple) and len(size) == 2):
+                raise ValueError(f"find.card_size_px must be (short, long) or None, got {size!r}")
+            _check("find.card_size_px[0]", size[0], 4.0, 10000.0)
+            _check("find.card_size_px[1]", size[1], 4.0, 10000.0)
+            if size[1] < size[0]:
+                raise ValueError(f"find.card_size_px must be (short, long) with short <= long, got {size!r}")
+        _check("find.min_card_area", self.min_card_area, 0.0, 1.0)
+        _check("find.max_card_area", self.max_card_area, 0.0, 1.0)
+        if self.min_card_area >= self.max_card_area:
+            raise ValueError(
+                f"find.min_card_area ({self.min_card_area}) must be below "
+                f"find.max_card_area ({self.max_card_area})"
+            )
+        _check("find.background_scale", self.background_scale, 1, 64)
+        _check("find.background_kernel", self.background_kernel, 0.01, 2.0)
+        _check("find.white_margin", self.white_margin, -255.0, 255.0)
+        _check("find.max_chroma", self.max_chroma, 0.0, 255.0)
+        _check("find.denoise_kernel", self.denoise_kernel, 1, 15)
+        if not isinstance(self.denoise_kernel, int) or self.denoise_kernel % 2 == 0:
+            raise ValueError(f"find.denoise_kernel must be an odd int, got {self.denoise_kernel!r}")
+        _check("find.canny_low", self.canny_low, 0.0, 1000.0)
+        _check("find.canny_high", self.canny_high, 0.0, 1000.0)
+        if self.canny_low > self.canny_high:
+            raise ValueError(
+                f"find.canny_low ({self.canny_low}) must not exceed find.canny_high ({self.canny_high})"
+            )
+        _check("find.min_colourless", self.min_colourless, 0.0, 1.0)
+        _check("find.min_lightness", self.min_lightness, 0.0, 1.0)
+        _check("find.max_darker", self.max_darker, 0.0, 255.0)
+        _check("find.split_canny_low", self.split_canny_low, 0.0, 1000.0)
+        _check("find.split_canny_high", self.split_canny_high, 0.0, 1000.0)
+        if self.split_canny_low > self.split_canny_high:
+            raise ValueError(
+                f"find.split_canny_low ({self.split_canny_low}) must not exceed "
+                f"find.split_canny_high ({self.split_canny_high})"
+            )
+        _check("find.poly_epsilon", self.poly_epsilon, 0.001, 0.2)
+        _check("find.min_fill", self.min_fill, 0.0, 1.0)
+        _check("find.min_corner_angle", self.min_corner_angle, 10.0, 90.0)
+        _check("find.max_corner_angle", self.max_corner_angle, 90.0, 170.0)
+        _check("find.min_inside", self.min_inside, 0.0, 1.0)
+        _check("find.min_new_area", self.min_new_area, 0.0, 1.0)
+        _check("find.duplicate_distance", self.duplicate_distance, 0.0, 2.0)
+        _check("find.edge_probe", self.edge_probe, 1, 16)
+        _check("find.top_margin", self.top_margin, 0.0, 255.0)
+        _check("find.refine_radius", self.refine_radius, 0, 64)
+        _check("find.refine_min_points", self.refine_min_points, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class ScannerParams:
+    """All parameters of the scanner: ``find`` (locating cards)."""
+
+    find: FindParams = field(default_factory=FindParams)
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Check every section.
+
+        Raises:
+            ValueError: a field is out of range; the message names the field and its value.
+        """
+        for f in fields(self):
+            section = getattr(self, f.name)
+            if not hasattr(section, "validate"):
+                raise ValueError(f"{f.name} must be a parameters section, got {section!r}")
+            section.validate()
