@@ -73,13 +73,25 @@ def tokenize(line: str) -> list[Token]:
 
 def quote(text: str) -> str:
     """``text`` as one log word: bare if it can be, else double-quoted."""
-    if _BARE.fullmatch(text) and not text.startswith("@") and not _SEQ.match(text):
+    bare = _BARE.fullmatch(text) and text.isprintable() and not text.startswith("@")
+    if bare and not _SEQ.match(text):
         return text
-    return json.dumps(text, ensure_ascii=False)
+    return _quoted(text)
+
+
+def _escape(char: str) -> str:
+    if char.isprintable() or char == " ":
+        return char
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def _quoted(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+    """``text`` double-quoted with JSON escapes; every unprintable character escaped."""
+    return "".join(_escape(char) for char in json.dumps(text, ensure_ascii=False))
 
 
 # --- events ---------------------------------------------------------------
@@ -239,7 +251,7 @@ def parse_log(text: str) -> Game:
     options: dict[str, str] = {}
     game: Game | None = None
     header_line = 0
-    lines = text.splitlines()
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     for number, line in enumerate(lines, start=1):
         try:
             tokens = tokenize(line)
