@@ -303,8 +303,8 @@ class Game:
         Raises:
             OutOfTurnError, IllegalPlayError: as :meth:`verify`; the game is unchanged.
         """
-        new_state = self._next_state(event)
         stored = dataclasses.replace(event, seq=len(self._events) + 1)
+        new_state = self._next_state(stored)
         self._events.append(stored)
         if isinstance(stored, Undone):
             self._undone.add(stored.target)
