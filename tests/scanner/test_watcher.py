@@ -1,0 +1,363 @@
+"""The watcher on drawn tables: still views, confirmation, pile cards, tricks, hands, nudges, idle time.
+
+The tables are drawn here (cards are white rectangles printed with their label,
+hands are skin-coloured blobs); the detector stands in for the scanner and
+reports the cards that were drawn into each frame, so these tests check the
+watcher's own decisions, not recognition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.observations import HandShown, Observation, PileCard, TableCleared, TrickSeen, TurnDone
+from scanner.types import Detection, Frame, Image, Quad
+from scanner.watcher import Watcher
+from scanner.watcher_params import WatcherParams
+from scorer.cards import Card, DeckKind, OctoCard, StdCard
+
+W, H = 320, 240
+CARD_W, CARD_H = 40, 56
+TABLE = (40, 100, 40)
+SKIN = (120, 160, 220)
+
+
+def rect(cx: float, cy: float, w: float = CARD_W, h: float = CARD_H) -> Quad:
+    return (
+        (cx - w / 2, cy - h / 2),
+        (cx + w / 2, cy - h / 2),
+        (cx + w / 2, cy + h / 2),
+        (cx - w / 2, cy + h / 2),
+    )
+
+
+@dataclass
+class Table:
+    """A drawn table: cards in the order laid (last on top), optional hand, a detector that reads them."""
+
+    cards: list[tuple[Card, Quad]] = field(default_factory=list)
+    misread: dict[int, Card | None] = field(default_factory=dict)
+    """frame index -> the card the detector reports for the top card in that frame"""
+    frames: list[Frame] = field(default_factory=list)
+    truth: dict[int, list[Detection]] = field(default_factory=dict)
+    t: float = 0.0
+
+    def draw(self, hand: tuple[int, int] | None = None) -> Image:
+        image = np.empty((H, W, 3), np.uint8)
+        image[:] = TABLE
+        for card, quad in self.cards:
+            points = np.round(np.array(quad)).astype(np.int32)
+            cv2.fillConvexPoly(image, points, (235, 235, 235))
+            cv2.polylines(image, [points], True, (90, 90, 90), 1)
+            x = int(min(p[0] for p in quad)) + 4
+            y = int(min(p[1] for p in quad)) + 20
+            colour = (30, 30, 200) if isinstance(card, StdCard) and card.suit.is_red else (20, 20, 20)
+            cv2.putText(image, str(card), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 2)
+            cv2.putText(image, str(card), (x + 2, y + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.9, colour, 3)
+        if hand is not None:
+            cv2.ellipse(image, hand, (34, 48), 20, 0, 360, SKIN, -1)
+        return image
+
+    def detections(self, index: int) -> list[Detection]:
+        from scanner.watcher_image import iou
+
+        out = []
+        for i, (card, quad) in enumerate(self.cards):
+            top = all(iou(quad, later) == 0 for _, later in self.cards[i + 1 :])
+            read = self.misread.get(index, card) if top and i == len(self.cards) - 1 else card
+            out.append(Detection(read, 0.9 if read is not None else 0.2, quad, top))
+        return out
+
+    def show(self, count: int, *, dt: float = 0.1, hand: tuple[int, int] | None = None) -> None:
+        """Append ``count`` frames of the table as it is now."""
+        for _ in range(count):
+            index = len(self.frames)
+            self.frames.append(Frame(self.draw(hand), self.t, index))
+            self.truth[index] = self.detections(index)
+            self.t += dt
+
+    def detect(self, image: Image) -> Sequence[Detection]:
+        for frame in self.frames:
+            if frame.image is image:
+                return self.truth[frame.index]
+        raise AssertionError("unknown image")
+
+
+def run(table: Table, watcher: Watcher) -> list[tuple[int, Observation]]:
+    out: list[tuple[int, Observation]] = []
+    for frame in table.frames:
+        out.extend((frame.index, obs) for obs in watcher.feed(frame))
+    return out
+
+
+def octo(text: str) -> OctoCard:
+    return OctoCard.parse(text)
+
+
+def pile_watcher(table: Table, **params: object) -> Watcher:
+    return Watcher(table.detect, deck=DeckKind.OCTOPLUS, seats=3, params=WatcherParams(**params))  # type: ignore[arg-type]
+
+
+def play(table: Table, card: Card, quad: Quad, still: int = 4) -> None:
+    table.show(1, hand=(int(quad[0][0]) + 20, int(quad[2][1]) + 10))
+    table.cards.append((card, quad))
+    table.show(still)
+
+
+# --- pile ----------------------------------------------------------------------------------------------
+
+
+def test_each_card_played_on_the_pile_is_reported_once_in_order() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    play(table, octo("+2"), rect(168, 126))
+    play(table, octo("5"), rect(152, 116))
+    seen = run(table, pile_watcher(table))
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("3"), octo("+2"), octo("5")]
+    assert all(isinstance(obs, PileCard) for _, obs in seen)
+
+
+def test_a_pile_card_is_stamped_with_the_frame_in_which_it_settled() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("4"), rect(160, 120), still=5)
+    settled = 5  # frame 4 shows the hand, frame 5 the card lying still
+    seen = run(table, pile_watcher(table, still_frames=2, confirm_frames=2))
+    (index, obs), *_ = seen
+    assert isinstance(obs, PileCard)
+    assert obs.frame_index == settled
+    assert obs.timestamp == pytest.approx(table.frames[settled].timestamp)
+    assert index == settled + 3  # two still frames to start reading, two readings to confirm
+
+
+def test_a_card_played_almost_exactly_on_its_twin_is_still_a_new_card() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("6"), rect(160, 120))
+    play(table, octo("6"), rect(166, 125))
+    seen = run(table, pile_watcher(table))
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("6"), octo("6")]
+
+
+def test_a_card_played_on_another_card_in_the_same_place_is_reported() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("2"), rect(160, 120))
+    play(table, octo("7"), rect(160, 120))
+    seen = run(table, pile_watcher(table))
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("2"), octo("7")]
+
+
+def test_a_nudged_card_is_not_a_new_card() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("1"), rect(150, 110))
+    play(table, octo("5"), rect(170, 128))
+    table.show(1, hand=(190, 150))
+    table.cards[-1] = (octo("5"), rect(176, 133))  # pushed a little: the 1 below stays where it was
+    table.show(4)
+    seen = run(table, pile_watcher(table))
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("1"), octo("5")]
+
+
+def test_hands_waving_over_an_unchanged_table_yield_nothing_and_cost_no_scan() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    scans_before = None
+    for x in (60, 120, 200, 260, 200, 120):
+        table.show(1, hand=(x, 150))
+    table.show(6)
+    watcher = pile_watcher(table)
+    seen = []
+    for frame in table.frames:
+        seen.extend(watcher.feed(frame))
+        if frame.index == 9:
+            scans_before = watcher.scans
+    assert [type(o) for o in seen] == [PileCard]
+    assert watcher.scans == scans_before
+
+
+def test_a_hand_resting_still_over_the_table_blocks_the_reading_until_it_leaves() -> None:
+    table = Table()
+    table.show(4)
+    table.cards.append((octo("4"), rect(160, 120)))
+    table.show(6, hand=(215, 150))  # the card is down but the hand stays, perfectly still
+    table.show(4)
+    watcher = pile_watcher(table)
+    seen = run(table, watcher)
+    assert [(i, type(o)) for i, o in seen] == [(13, PileCard)]  # read only once the hand left (frame 10)
+
+
+def test_a_reading_is_confirmed_by_the_majority_of_frames() -> None:
+    table = Table()
+    table.show(6)
+    table.misread = {9: octo("8")}  # one of the three confirming frames misread
+    play(table, octo("3"), rect(160, 120), still=5)
+    seen = run(table, pile_watcher(table, confirm_frames=3))
+    ((_, obs),) = seen
+    assert isinstance(obs, PileCard)
+    assert obs.card == octo("3")
+    assert obs.confidence == pytest.approx(0.9 * 2 / 3)
+    assert octo("8") in [card for card, _ in obs.candidates]
+
+
+def test_an_unreadable_top_card_is_reported_as_not_identified() -> None:
+    table = Table()
+    table.show(4)
+    table.misread = {i: None for i in range(20)}
+    play(table, octo("3"), rect(160, 120))
+    ((_, obs),) = run(table, pile_watcher(table))
+    assert isinstance(obs, PileCard)
+    assert obs.card is None
+
+
+def test_the_first_view_is_only_a_baseline() -> None:
+    table = Table()
+    table.cards.append((octo("3"), rect(160, 120)))
+    table.show(6)
+    assert run(table, pile_watcher(table)) == []
+    assert [type(o) for _, o in run(table, pile_watcher(table, report_initial=True))] == [PileCard]
+
+
+def test_turn_done_after_the_idle_time_once_per_card() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("2"), rect(160, 120))
+    table.show(40, dt=0.1)  # four seconds without a new card
+    seen = run(table, pile_watcher(table, turn_idle_s=3.0))
+    kinds = [type(o) for _, o in seen]
+    assert kinds == [PileCard, TurnDone]
+    pile_at = seen[0][1].timestamp
+    done = seen[1][1]
+    assert isinstance(done, TurnDone)
+    assert done.reason == "idle"
+    assert 3.0 <= done.timestamp - pile_at < 3.2
+
+
+def test_signal_done_ends_the_turn_and_cancels_the_idle_report() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("2"), rect(160, 120))
+    watcher = pile_watcher(table, turn_idle_s=3.0)
+    run(table, watcher)
+    done = watcher.signal_done("button")
+    assert done.reason == "button"
+    table.show(40)
+    assert [obs for frame in table.frames[-40:] for obs in watcher.feed(frame)] == []
+
+
+def test_table_cleared_when_every_card_has_gone() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("2"), rect(160, 120))
+    play(table, octo("4"), rect(165, 125))
+    table.show(1, hand=(160, 120))
+    table.cards.clear()
+    table.show(4)
+    play(table, octo("7"), rect(160, 120))
+    kinds = [(type(o), getattr(o, "card", None)) for _, o in run(table, pile_watcher(table, turn_idle_s=100))]
+    assert kinds == [
+        (PileCard, octo("2")),
+        (PileCard, octo("4")),
+        (TableCleared, None),
+        (PileCard, octo("7")),
+    ]
+
+
+def test_cards_laid_in_a_seat_zone_away_from_the_pile_are_a_shown_hand() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    table.show(1, hand=(160, 220))
+    for i, text in enumerate(("5", "+2", "1")):
+        table.cards.append((octo(text), rect(110 + 45 * i, 205)))
+    table.show(4)
+    seen = [o for _, o in run(table, pile_watcher(table, turn_idle_s=100))]
+    expected = HandShown(
+        1, (octo("5"), octo("+2"), octo("1")), (0.9, 0.9, 0.9), 10, table.frames[10].timestamp
+    )
+    assert seen[1:] == [expected]
+
+
+# --- tricks --------------------------------------------------------------------------------------------
+
+
+def std(text: str) -> StdCard:
+    return StdCard.parse(text)
+
+
+SEAT_SPOTS = {1: (160, 195), 2: (50, 120), 3: (160, 45), 4: (270, 120)}
+
+
+def trick_watcher(table: Table, seats: int = 4) -> Watcher:
+    return Watcher(table.detect, deck=DeckKind.OKTRIS, seats=seats)
+
+
+def test_a_trick_is_the_cards_of_every_seat_in_seat_order() -> None:
+    table = Table()
+    table.show(4)
+    table.show(1, hand=(160, 120))
+    for seat, text in ((3, "8C"), (1, "2H"), (4, "AD"), (2, "7S")):
+        table.cards.append((std(text), rect(*SEAT_SPOTS[seat])))
+    table.show(4)
+    ((_, obs),) = run(table, trick_watcher(table))
+    assert isinstance(obs, TrickSeen)
+    assert obs.cards_by_seat == (std("2H"), std("7S"), std("8C"), std("AD"))
+
+
+def test_a_trick_waits_for_the_last_seat_and_is_reported_once() -> None:
+    table = Table()
+    table.show(4)
+    for seat, text in ((1, "3S"), (2, "4S"), (3, "5H")):
+        play(table, std(text), rect(*SEAT_SPOTS[seat]))
+    play(table, std("6D"), rect(*SEAT_SPOTS[4]))
+    table.show(1, hand=(160, 120))
+    table.cards.clear()
+    table.show(4)
+    seen = [o for _, o in run(table, trick_watcher(table))]
+    assert [type(o) for o in seen] == [TrickSeen, TableCleared]
+    first = seen[0]
+    assert isinstance(first, TrickSeen)
+    assert first.cards_by_seat == (std("3S"), std("4S"), std("5H"), std("6D"))
+
+
+def test_a_trick_with_one_unreadable_card_names_none_for_that_seat() -> None:
+    table = Table()
+    table.show(4)
+    table.show(1, hand=(160, 120))
+    for seat, text in ((1, "3S"), (2, "4S"), (3, "5H")):
+        table.cards.append((std(text), rect(*SEAT_SPOTS[seat])))
+    table.cards.append((std("6D"), rect(*SEAT_SPOTS[4])))
+    table.misread = {i: None for i in range(30)}  # the last card laid is never read
+    table.show(4)
+    ((_, obs),) = run(table, trick_watcher(table))
+    assert isinstance(obs, TrickSeen)
+    assert obs.cards_by_seat == (std("3S"), std("4S"), std("5H"), None)
+
+
+def test_two_player_trick_uses_two_zones() -> None:
+    table = Table()
+    table.show(4)
+    table.show(1, hand=(160, 120))
+    table.cards += [(std("4H"), rect(160, 190)), (std("6D"), rect(160, 50))]
+    table.show(4)
+    ((_, obs),) = run(table, trick_watcher(table, seats=2))
+    assert isinstance(obs, TrickSeen)
+    assert obs.cards_by_seat == (std("4H"), std("6D"))
+
+
+# --- construction --------------------------------------------------------------------------------------
+
+
+def test_watcher_rejects_zones_for_another_number_of_seats() -> None:
+    from scanner.watcher_zones import AngleZones
+
+    with pytest.raises(ValueError, match="3 seat zones for 4 seats"):
+        Watcher(lambda im: [], deck=DeckKind.OKTRIS, seats=4, zones=AngleZones(3, (0.0, 0.0)))
