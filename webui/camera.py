@@ -1,0 +1,295 @@
+"""The camera thread: source -> scanner -> watcher -> proposals -> the game service.
+
+It is a guest of the game service: it only *proposes* events (the service
+applies what the rules accept and flags the rest for a person), and it reports
+its state (live or offline, frames per second, still or moving, last reading).
+Anything missing or failing (no camera, no scanner, a broken frame) leaves the
+page saying "camera offline" while manual entry keeps working; the thread
+retries with a growing pause.  It also keeps the latest preview frame, with the
+cards it found drawn on it, as JPEG for the camera page.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from scorer.cards import Card
+from scorer.events import Event
+from scorer.game import Game
+from webui.service import CameraStatus, GameService, deck_of
+
+if TYPE_CHECKING:
+    from webui.config import ServeConfig
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CameraParams:
+    """The camera thread's timing and preview settings."""
+
+    preview_fps: float = 5.0
+    preview_width: int = 640
+    jpeg_quality: int = 70
+    offline_after_s: float = 2.0
+    status_every_s: float = 1.0
+    retry_initial_s: float = 2.0
+    retry_cap_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.preview_fps <= 30:
+            raise ValueError(f"preview_fps must be in (0, 30], got {self.preview_fps}")
+        if not 64 <= self.preview_width <= 4096:
+            raise ValueError(f"preview_width must be 64..4096, got {self.preview_width}")
+        if not 10 <= self.jpeg_quality <= 100:
+            raise ValueError(f"jpeg_quality must be 10..100, got {self.jpeg_quality}")
+        if not 0 < self.retry_initial_s <= self.retry_cap_s:
+            raise ValueError("retry_initial_s must be positive and at most retry_cap_s")
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What the camera proposes: an event, or a reading that needs a person (``event`` None)."""
+
+    event: Event | None
+    reason: str = ""
+    candidates: tuple[Event, ...] = ()
+    frame_index: int | None = None
+
+
+class Proposer(Protocol):
+    """Turns one observation into proposals, given the current game."""
+
+    def __call__(self, observation: Any, game: Game) -> Sequence[Proposal]: ...
+
+
+class CameraThread:
+    """Runs the camera pipeline in a daemon thread and feeds the game service."""
+
+    def __init__(
+        self,
+        service: GameService,
+        config: ServeConfig,
+        *,
+        params: CameraParams | None = None,
+        proposer: Proposer | None = None,
+    ) -> None:
+        self.service = service
+        self.config = config
+        self.params = params or CameraParams()
+        self._proposer = proposer
+        self._stop = threading.Event()
+        self._source: Any = None
+        self._frame_times: deque[float] = deque(maxlen=60)
+        self._last_frame = 0.0
+        self._preview: tuple[int, bytes] | None = None
+        self._preview_cond = threading.Condition()
+        self._status = CameraStatus(source=config.source)
+        self._threads: list[threading.Thread] = []
+
+    # --- life ----------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the pipeline and status threads."""
+        for target, name in ((self._run, "camera"), (self._watch, "camera-status")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop both threads (waits up to ``timeout`` seconds each)."""
+        self._stop.set()
+        source = self._source
+        if source is not None and hasattr(source, "stop"):
+            source.stop()
+        with self._preview_cond:
+            self._preview_cond.notify_all()
+        for thread in self._threads:
+            thread.join(timeout)
+
+    # --- preview ---------------------------------------------------------------
+
+    def frames(self) -> Iterator[bytes]:
+        """Preview JPEGs as they come, until the camera stops or goes offline."""
+        seen = -1
+        while not self._stop.is_set():
+            current = self._next_preview(seen)
+            if current is None:
+                if not self._live():
+                    return
+                continue
+            seen = current[0]
+            yield current[1]
+
+    def _next_preview(self, seen: int) -> tuple[int, bytes] | None:
+        def fresh() -> bool:
+            return self._stop.is_set() or (self._preview is not None and self._preview[0] != seen)
+
+        with self._preview_cond:
+            self._preview_cond.wait_for(fresh, timeout=self.params.offline_after_s)
+            current = self._preview
+        return None if current is None or current[0] == seen else current
+
+    # --- status ---------------------------------------------------------------
+
+    def _live(self) -> bool:
+        return time.monotonic() - self._last_frame < self.params.offline_after_s
+
+    def _fps(self) -> float:
+        times = list(self._frame_times)
+        if len(times) < 2 or times[-1] <= times[0]:
+            return 0.0
+        return (len(times) - 1) / (times[-1] - times[0])
+
+    def _report(self, **changes: Any) -> None:
+        fields = {**self._status.__dict__, **changes}
+        self._status = CameraStatus(**fields)
+        self.service.set_camera(self._status)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.params.status_every_s):
+            live = self._live()
+            message = "live" if live else self._status.message if not self._status.live else "camera offline"
+            self._report(live=live, fps=self._fps() if live else 0.0, message=message)
+
+    # --- the pipeline -----------------------------------------------------------
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stop.is_set():
+            try:
+                self._pipeline()
+                failures = 0
+                message = "camera stopped"
+            except Exception as error:  # the camera is a guest: no failure of it stops the table
+                failures += 1
+                message = f"camera offline: {error}"
+                log.warning("%s", message, exc_info=log.isEnabledFor(logging.DEBUG))
+            self._report(live=False, message=message, fps=0.0, still=None)
+            pause = min(self.params.retry_cap_s, self.params.retry_initial_s * 2 ** min(failures, 10))
+            if self._stop.wait(pause):
+                return
+
+    def _pipeline(self) -> None:
+        import cv2
+
+        from scanner.scan import Scanner
+        from scanner.sources import open_source
+        from scanner.watcher import Watcher, detector_of
+
+        templates = self._templates()
+        source = open_source(self.config.source)
+        self._source = source
+        scanner: Any = None
+        watcher: Any = None
+        key: tuple[int, str, int] | None = None
+        next_preview = 0.0
+        with source:
+            for frame in source:
+                if self._stop.is_set():
+                    return
+                now = time.monotonic()
+                self._last_frame = now
+                self._frame_times.append(now)
+                game = self.service.game
+                wanted = (self.service.record.id, game.name, len(game.players))
+                if wanted != key:
+                    deck = deck_of(game.name)
+                    if scanner is None or scanner.deck is not deck:
+                        scanner = Scanner(deck, templates.get(deck.value))
+                    watcher = Watcher(detector_of(scanner), deck=deck, seats=len(game.players))
+                    key = wanted
+                observations = watcher.feed(frame)
+                for observation in observations:
+                    self._observe(observation, watcher, frame.index)
+                if now >= next_preview:
+                    next_preview = now + 1.0 / self.params.preview_fps
+                    self._store_preview(cv2, frame.image, watcher.cards, frame.index)
+                    if self._status.still != watcher.still:
+                        self._report(still=bool(watcher.still))
+
+    def _templates(self) -> dict[str, Any]:
+        if self.config.templates is None:
+            return {}
+        from scanner.templates import Templates
+        from scorer.cards import DeckKind
+
+        found: dict[str, Any] = {}
+        for deck in DeckKind:
+            try:
+                found[deck.value] = Templates.load(self.config.templates, deck)
+            except Exception as error:
+                log.warning("no %s templates in %s: %s", deck.value, self.config.templates, error)
+        return found
+
+    def _observe(self, observation: Any, watcher: Any, frame_index: int) -> None:
+        from scanner.observations import describe
+
+        words = describe(observation)
+        self._report(last_reading=words)
+        proposer = self._proposer or _default_proposer()
+        if proposer is None:
+            return
+        for proposal in proposer(observation, self.service.game):
+            image = None
+            if proposal.event is None or not self.service.game.can_apply(proposal.event):
+                image = self._jpeg_of(watcher.snapshot(proposal.frame_index or frame_index))
+            self.service.propose(
+                proposal.event, reason=proposal.reason, candidates=proposal.candidates, image=image
+            )
+
+    def _jpeg_of(self, image: Any) -> bytes | None:
+        if image is None:
+            return None
+        import cv2
+
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.params.jpeg_quality])
+        return bytes(data) if ok else None
+
+    def _store_preview(self, cv2: Any, image: Any, cards: Sequence[Any], index: int) -> None:
+        drawn = image.copy()
+        for seen in cards:
+            corners = [(int(x), int(y)) for x, y in seen.corners]
+            colour = (60, 200, 60) if seen.card is not None else (40, 140, 255)
+            for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+                cv2.line(drawn, a, b, colour, 3)
+            label = _label(seen.card)
+            cv2.putText(drawn, label, corners[0], cv2.FONT_HERSHEY_SIMPLEX, 1.2, colour, 3)
+        height, width = drawn.shape[:2]
+        if width > self.params.preview_width:
+            scale = self.params.preview_width / width
+            drawn = cv2.resize(drawn, (self.params.preview_width, max(1, int(height * scale))))
+        data = self._jpeg_of(drawn)
+        if data is None:
+            return
+        with self._preview_cond:
+            self._preview = (index, data)
+            self._preview_cond.notify_all()
+
+
+def _label(card: Card | None) -> str:
+    return "?" if card is None else str(card)
+
+
+def _default_proposer() -> Proposer | None:
+    """The observation translator of ``webui.proposals``, when that module is present."""
+    try:
+        proposals = importlib.import_module("webui.proposals")
+    except ImportError:
+        return None
+    found: Callable[..., Any] | None = getattr(proposals, "propose", None)
+    if found is None:
+        return None
+
+    def adapt(observation: Any, game: Game) -> Sequence[Proposal]:
+        assert found is not None
+        return list(found(observation, game))
+
+    return adapt
