@@ -2,9 +2,10 @@
 
 Detections of consecutive frames are tied into tracks by overlap (IoU); a track
 seen in too few frames is dropped; each kept track's card is the one most
-frames agree on (confidence breaks ties, an identified card beats ``None``), and
-its confidence is the agreeing frames' confidence spread over all frames, so a
-disagreement lowers it.
+frames agree on (confidence breaks ties; ``None`` only when no frame identified it), and
+its confidence is the agreeing frames' confidence spread over every frame that
+identified the card as something, so a disagreement lowers it while a frame that
+could not read the card at all (a blurred one) does not.
 """
 
 from __future__ import annotations
@@ -60,29 +61,29 @@ def _track(readings: Sequence[Sequence[Detection]], params: WatcherParams) -> li
     return tracks
 
 
-def _settle(track: list[Detection], frames: int) -> SeenCard:
-    votes: dict[Card | None, list[float]] = {}
+def _settle(track: list[Detection]) -> SeenCard:
+    votes: dict[Card, list[float]] = {}
     scores: dict[Card, float] = {}
     for det in track:
-        votes.setdefault(det.card, []).append(det.confidence)
         if det.card is not None:
+            votes.setdefault(det.card, []).append(det.confidence)
             scores[det.card] = scores.get(det.card, 0.0) + det.confidence
         if det.runner_up is not None:
             scores[det.runner_up] = scores.get(det.runner_up, 0.0) + det.runner_up_confidence
-
-    def rank(card: Card | None) -> tuple[int, int, float]:
-        return (len(votes[card]), card is not None, sum(votes[card]))
-
-    best = max(votes, key=rank)
-    confidence = sum(votes[best]) / frames
+    readings = sum(len(v) for v in votes.values())
+    best: Card | None = None
+    confidence = max(det.confidence for det in track) if not votes else 0.0
+    if votes:
+        best = max(votes, key=lambda card: (len(votes[card]), sum(votes[card])))
+        confidence = sum(votes[best]) / readings
     candidates = tuple(
-        sorted(((card, score / frames) for card, score in scores.items()), key=lambda c: -c[1])
+        sorted(((card, score / max(1, readings)) for card, score in scores.items()), key=lambda c: -c[1])
     )
     last = track[-1]
     tops = sum(1 for det in track if det.top)
     return SeenCard(
         card=best,
-        confidence=min(1.0, confidence),
+        confidence=min(1.0, confidence) if best is not None else 0.0,
         candidates=candidates,
         corners=last.corners,
         top=tops * 2 >= len(track),
@@ -98,5 +99,5 @@ def confirm(readings: Sequence[Sequence[Detection]], params: WatcherParams) -> t
     if frames == 0:
         return ()
     needed = max(1, math.ceil(params.track_fraction * frames - 1e-9))
-    kept = [_settle(track, frames) for track in _track(readings, params) if len(track) >= needed]
+    kept = [_settle(track) for track in _track(readings, params) if len(track) >= needed]
     return tuple(sorted(kept, key=lambda seen: -seen.confidence))

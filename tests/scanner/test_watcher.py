@@ -208,6 +208,17 @@ def test_a_reading_is_confirmed_by_the_majority_of_frames() -> None:
     assert octo("8") in [card for card, _ in obs.candidates]
 
 
+def test_a_frame_that_cannot_read_the_card_does_not_lower_the_confidence() -> None:
+    table = Table()
+    table.show(4)
+    table.misread = {7: None}  # a blurred frame among the two confirming ones
+    play(table, octo("3"), rect(160, 120))
+    ((_, obs),) = run(table, pile_watcher(table))
+    assert isinstance(obs, PileCard)
+    assert obs.card == octo("3")
+    assert obs.confidence == pytest.approx(0.9)
+
+
 def test_an_unreadable_top_card_is_reported_as_not_identified() -> None:
     table = Table()
     table.show(4)
