@@ -303,7 +303,8 @@ class Game:
         Raises:
             OutOfTurnError, IllegalPlayError: as :meth:`verify`; the game is unchanged.
         """
-        stored = dataclasses.replace(event, seq=len(self._events) + 1)
+        seq = len(self._events) + 1
+        stored = event if event.seq == seq else dataclasses.replace(event, seq=seq)
         new_state = self._next_state(stored)
         self._events.append(stored)
         if isinstance(stored, Undone):

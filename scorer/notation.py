@@ -17,11 +17,11 @@ See ``docs/game-log.md`` for the format.  In short::
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from scorer.cards import OctoCard, StdCard
 from scorer.errors import LogError, NotationError, ScorerError
@@ -150,7 +150,7 @@ def _arity(verb: str, args: list[Token], low: int, high: int | None = None) -> N
         raise NotationError(f"{verb} takes {want} argument(s), got {len(args)}")
 
 
-def parse_event(tokens: Sequence[Token], players: Sequence[str]) -> Event:
+def parse_event(tokens: Sequence[Token], players: Sequence[str], *, seq: int = 0) -> Event:
     """An event from the words of a line (seq prefix already removed).
 
     Trailing words may set the source (``@scanner`` / ``@manual``, default manual)
@@ -181,40 +181,45 @@ def parse_event(tokens: Sequence[Token], players: Sequence[str]) -> Event:
         i += 1
     if not rest:
         raise NotationError("empty event")
-    event = _event(rest[0].text.lower(), rest[1:], players)
-    return dataclasses.replace(event, source=source, note=note)
+    return _event(rest[0].text.lower(), rest[1:], players, _Meta(seq=seq, source=source, note=note))
 
 
-def _event(verb: str, args: list[Token], players: Sequence[str]) -> Event:
+class _Meta(TypedDict):
+    seq: int
+    source: Source
+    note: str
+
+
+def _event(verb: str, args: list[Token], players: Sequence[str], m: _Meta) -> Event:
     if verb == "turnup":
         _arity(verb, args, 1)
-        return TurnUp(OctoCard.parse(args[0].text))
+        return TurnUp(OctoCard.parse(args[0].text), **m)
     if verb == "play":
         _arity(verb, args, 2, 99)
         cards = tuple(OctoCard.parse(a.text) for a in args[1:])
-        return Play(_seat(args[0], players), cards)
+        return Play(_seat(args[0], players), cards, **m)
     if verb == "give":
         if len(args) == 3 and args[1].text.lower() == "to":
             args = [args[0], args[2]]
         _arity(verb + " (SEAT to SEAT)", args, 2)
-        return Give(_seat(args[0], players), _seat(args[1], players))
+        return Give(_seat(args[0], players), _seat(args[1], players), **m)
     if verb == "takechain":
         _arity(verb, args, 1)
-        return TakeChain(_seat(args[0], players))
+        return TakeChain(_seat(args[0], players), **m)
     if verb == "reveal":
         _arity(verb, args, 1, 99)
         cards = tuple(OctoCard.parse(a.text) for a in args[1:])
-        return Reveal(_seat(args[0], players), cards)
+        return Reveal(_seat(args[0], players), cards, **m)
     if verb == "trick":
         _arity(verb, args, 1, 99)
-        return Trick(tuple(StdCard.parse(a.text) for a in args))
+        return Trick(tuple(StdCard.parse(a.text) for a in args), **m)
     if verb == "undo":
         _arity(verb, args, 1)
-        return Undone(_int(args[0], "the event to undo"))
+        return Undone(_int(args[0], "the event to undo"), **m)
     if verb == "adjust":
         _arity(verb + " (SEAT POINTS REASON)", args, 2, 3)
         reason = args[2].text if len(args) == 3 else ""
-        return Adjust(_seat(args[0], players), _int(args[1], "points"), reason)
+        return Adjust(_seat(args[0], players), _int(args[1], "points"), reason, **m)
     raise NotationError(
         f"unknown event {verb!r} (expected turnup, play, give, takechain, reveal, trick, undo or adjust)"
     )
@@ -286,7 +291,7 @@ def parse_log(text: str) -> Game:
                 if seq != game.seq + 1:
                     raise NotationError(f"event numbered {seq} where event {game.seq + 1} is due")
                 tokens = tokens[1:]
-            game.apply(parse_event(tokens, game.players))
+            game.apply(parse_event(tokens, game.players, seq=game.seq + 1))
         except ScorerError as error:
             raise LogError(number, line, str(error)) from error
     if game is None:

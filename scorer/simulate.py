@@ -171,9 +171,9 @@ def _mirror_octoplus(
         )
 
 
-def _simulate_octoplus(rules: OctoplusRules, game: Game, rng: random.Random) -> Game:
+def _simulate_octoplus(rules: OctoplusRules, game: Game, rng: random.Random, stop: int | None) -> Game:
     table = deal_octoplus(rules, len(game.players), rng)
-    while not game.finished:
+    while not game.finished and game.seq != stop:
         if game.seq >= MAX_EVENTS:
             raise SimulationError(f"no end after {MAX_EVENTS} events")
         before = _octoplus_state(game)
@@ -189,10 +189,10 @@ def deal_oktris(players: int, rng: random.Random) -> list[list[StdCard]]:
     return [deck[8 * i : 8 * i + 8] for i in range(players)]
 
 
-def _simulate_oktris(game: Game, rng: random.Random) -> Game:
+def _simulate_oktris(game: Game, rng: random.Random, stop: int | None) -> Game:
     players = len(game.players)
     hands: list[list[StdCard]] = []
-    while not game.finished:
+    while not game.finished and game.seq != stop:
         if game.seq >= MAX_EVENTS:
             raise SimulationError(f"no end after {MAX_EVENTS} events")
         state = game.state
@@ -205,8 +205,10 @@ def _simulate_oktris(game: Game, rng: random.Random) -> Game:
     return game
 
 
-def simulate(rules: Rules, players: int, rng: random.Random) -> Game:
+def simulate(rules: Rules, players: int, rng: random.Random, *, max_events: int | None = None) -> Game:
     """A random legal game by ``rules`` for ``players`` seats, played to its end.
+
+    With ``max_events`` the game stops (unfinished) once its log has that many events.
 
     Raises:
         IllegalPlayError: the engine does not take that many players.
@@ -215,5 +217,5 @@ def simulate(rules: Rules, players: int, rng: random.Random) -> Game:
     """
     game = Game.new(rules, players)
     if isinstance(rules, OctoplusRules):
-        return _simulate_octoplus(rules, game, rng)
-    return _simulate_oktris(game, rng)
+        return _simulate_octoplus(rules, game, rng, max_events)
+    return _simulate_oktris(game, rng, max_events)
