@@ -1,7 +1,8 @@
 """The camera thread: source -> scanner -> watcher -> proposals -> the game service.
 
-It is a guest of the game service: it only *proposes* events (the service
-applies what the rules accept and flags the rest for a person), and it reports
+It is a guest of the game service: through ``webui.proposals.Proposer`` it
+only *proposes* events (the service applies what the rules accept and flags
+the rest for a person, with the camera's snapshot of that moment), and it reports
 its state (live or offline, frames per second, still or moving, last reading).
 Anything missing or failing (no camera, no scanner, a broken frame) leaves the
 page saying "camera offline" while manual entry keeps working; the thread
@@ -11,18 +12,16 @@ cards it found drawn on it, as JPEG for the camera page.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from scorer.cards import Card
-from scorer.events import Event
-from scorer.game import Game
+from scorer.events import Source
 from webui.service import CameraStatus, GameService, deck_of
 
 if TYPE_CHECKING:
@@ -42,6 +41,7 @@ class CameraParams:
     status_every_s: float = 1.0
     retry_initial_s: float = 2.0
     retry_cap_s: float = 60.0
+    demo_pace_s: float = 2.5
 
     def __post_init__(self) -> None:
         if not 0 < self.preview_fps <= 30:
@@ -50,24 +50,10 @@ class CameraParams:
             raise ValueError(f"preview_width must be 64..4096, got {self.preview_width}")
         if not 10 <= self.jpeg_quality <= 100:
             raise ValueError(f"jpeg_quality must be 10..100, got {self.jpeg_quality}")
+        if not 0.01 <= self.demo_pace_s <= 60:
+            raise ValueError(f"demo_pace_s must be 0.01..60 seconds, got {self.demo_pace_s}")
         if not 0 < self.retry_initial_s <= self.retry_cap_s:
             raise ValueError("retry_initial_s must be positive and at most retry_cap_s")
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """What the camera proposes: an event, or a reading that needs a person (``event`` None)."""
-
-    event: Event | None
-    reason: str = ""
-    candidates: tuple[Event, ...] = ()
-    frame_index: int | None = None
-
-
-class Proposer(Protocol):
-    """Turns one observation into proposals, given the current game."""
-
-    def __call__(self, observation: Any, game: Game) -> Sequence[Proposal]: ...
 
 
 class CameraThread:
@@ -79,12 +65,12 @@ class CameraThread:
         config: ServeConfig,
         *,
         params: CameraParams | None = None,
-        proposer: Proposer | None = None,
     ) -> None:
         self.service = service
         self.config = config
         self.params = params or CameraParams()
-        self._proposer = proposer
+        self._done = threading.Event()
+        self._demo_allowed = True
         self._stop = threading.Event()
         self._source: Any = None
         self._frame_times: deque[float] = deque(maxlen=60)
@@ -113,6 +99,10 @@ class CameraThread:
             self._preview_cond.notify_all()
         for thread in self._threads:
             thread.join(timeout)
+
+    def signal_done(self) -> None:
+        """The players say the turn on the pile is over (the page's button): the camera proposes it now."""
+        self._done.set()
 
     # --- preview ---------------------------------------------------------------
 
@@ -181,15 +171,25 @@ class CameraThread:
         import cv2
 
         from scanner.scan import Scanner
-        from scanner.sources import open_source
+        from scanner.sources import DEFAULT_DEMO_DIR, ReplaySource, open_source
         from scanner.watcher import Watcher, detector_of
+        from webui.proposals import Proposer
 
         templates = self._templates()
         source = open_source(self.config.source)
         self._source = source
+        if (
+            self.config.source == "auto"
+            and isinstance(source, ReplaySource)
+            and not DEFAULT_DEMO_DIR.is_dir()
+        ):
+            self._run_demo()
+            raise RuntimeError("no camera found (the Pi camera and OpenCV device 0 were tried)")
         scanner: Any = None
         watcher: Any = None
+        proposer: Any = None
         key: tuple[int, str, int] | None = None
+        seen_seq = -1
         next_preview = 0.0
         with source:
             for frame in source:
@@ -205,15 +205,33 @@ class CameraThread:
                     if scanner is None or scanner.deck is not deck:
                         scanner = Scanner(deck, templates.get(deck.value))
                     watcher = Watcher(detector_of(scanner), deck=deck, seats=len(game.players))
+                    proposer = Proposer(snapshot=self._snapshot_of(watcher))
                     key = wanted
+                    seen_seq = game.seq
+                if game.seq != seen_seq and game.events and game.events[-1].source is Source.MANUAL:
+                    proposer.clear()  # a person changed the game: the camera's half-seen turn is stale
                 observations = watcher.feed(frame)
+                if self._done.is_set():
+                    self._done.clear()
+                    observations = [*observations, watcher.signal_done("page")]
                 for observation in observations:
-                    self._observe(observation, watcher, frame.index)
+                    self._observe(observation, proposer)
+                seen_seq = self.service.game.seq
                 if now >= next_preview:
                     next_preview = now + 1.0 / self.params.preview_fps
                     self._store_preview(cv2, frame.image, watcher.cards, frame.index)
                     if self._status.still != watcher.still:
                         self._report(still=bool(watcher.still))
+
+    def _run_demo(self) -> None:
+        """No camera and no recorded demo: a simulated game at a human pace, once, on a fresh game."""
+        if not self._demo_allowed:
+            return
+        self._demo_allowed = False
+        from webui.demo import play_demo
+
+        self._report(live=False, message="no camera found: playing a simulated demo game")
+        play_demo(self.service, self._stop, pace_s=self.params.demo_pace_s)
 
     def _templates(self) -> dict[str, Any]:
         if self.config.templates is None:
@@ -229,21 +247,18 @@ class CameraThread:
                 log.warning("no %s templates in %s: %s", deck.value, self.config.templates, error)
         return found
 
-    def _observe(self, observation: Any, watcher: Any, frame_index: int) -> None:
+    def _observe(self, observation: Any, proposer: Any) -> None:
         from scanner.observations import describe
 
-        words = describe(observation)
-        self._report(last_reading=words)
-        proposer = self._proposer or _default_proposer()
-        if proposer is None:
-            return
-        for proposal in proposer(observation, self.service.game):
-            image = None
-            if proposal.event is None or not self.service.game.can_apply(proposal.event):
-                image = self._jpeg_of(watcher.snapshot(proposal.frame_index or frame_index))
-            self.service.propose(
-                proposal.event, reason=proposal.reason, candidates=proposal.candidates, image=image
-            )
+        self._report(last_reading=describe(observation))
+        for outcome in proposer.handle(observation, self.service):
+            log.info("camera: %s", outcome)
+
+    def _snapshot_of(self, watcher: Any) -> Callable[[int], bytes | None]:
+        def snapshot(frame_index: int) -> bytes | None:
+            return self._jpeg_of(watcher.snapshot(frame_index))
+
+        return snapshot
 
     def _jpeg_of(self, image: Any) -> bytes | None:
         if image is None:
@@ -276,20 +291,3 @@ class CameraThread:
 
 def _label(card: Card | None) -> str:
     return "?" if card is None else str(card)
-
-
-def _default_proposer() -> Proposer | None:
-    """The observation translator of ``webui.proposals``, when that module is present."""
-    try:
-        proposals = importlib.import_module("webui.proposals")
-    except ImportError:
-        return None
-    found: Callable[..., Any] | None = getattr(proposals, "propose", None)
-    if found is None:
-        return None
-
-    def adapt(observation: Any, game: Game) -> Sequence[Proposal]:
-        assert found is not None
-        return list(found(observation, game))
-
-    return adapt

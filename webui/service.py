@@ -370,6 +370,14 @@ class GameService:
             self._publish()
             return flag
 
+    def propose_if_unchanged(self, event: Event, game_id: int, seq: int) -> Event | Flagged | None:
+        """:meth:`propose` ``event`` only if the current game is ``game_id`` with ``seq`` events
+        (checked and proposed under one lock); ``None`` when someone changed the game meanwhile."""
+        with self._lock:
+            if self._record.id != game_id or self._game.seq != seq:
+                return None
+            return self.propose(event)
+
     def resolve(self, flag_id: int, choice: int | None) -> Event | None:
         """Settle a flagged reading: apply its candidate number ``choice``, or dismiss it (``None``).
 

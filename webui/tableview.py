@@ -161,6 +161,7 @@ def table_view(game: Game) -> dict[str, Any]:
             "words": event_words(e, players),
             "undone": game.is_undone(e.seq),
             "source": e.source.value,
+            "note": e.note,
             "undoable": not isinstance(e, Undone) and not game.is_undone(e.seq),
         }
         for e in game.events[-RECENT_EVENTS:]

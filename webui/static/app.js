@@ -418,7 +418,7 @@
       return el("li", { class: e.undone ? "undone" : "" },
         el("span", { class: "seq" }, "#" + e.seq),
         el("span", null, e.words),
-        e.source === "scanner" ? el("span", { class: "src chip" }, "camera") : null,
+        e.source === "scanner" ? el("span", { class: "src chip" }, e.note === "demo" ? "demo" : "camera") : null,
         authorized && e.undoable ? el("button", { type: "button", class: "edit", style: "margin-left:auto", on: { click: function () {
           if (window.confirm("Undo #" + e.seq + ": " + e.words + "?")) send("/api/undo", { target: e.seq });
         } } }, "undo") : null);

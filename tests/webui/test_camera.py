@@ -1,0 +1,126 @@
+"""The camera thread: live status, preview frames, the demo; "camera offline" never fails the table."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from webui_helpers import login, make_app, post, table_of
+
+from scorer.events import Source
+from webui.camera import CameraParams, CameraThread
+from webui.config import ServeConfig
+from webui.demo import DEMO_NOTE, play_demo
+from webui.service import GameService
+from webui.store import EventStore
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+def write_frames(folder: Path, count: int) -> None:
+    folder.mkdir()
+    for index in range(count):
+        image = np.full((120, 160, 3), 60, np.uint8)
+        cv2.rectangle(image, (10 + index, 20), (60 + index, 90), (240, 240, 240), -1)
+        cv2.imwrite(str(folder / f"frame_{index:03d}.png"), image)
+
+
+def test_a_replay_source_makes_the_camera_live_with_preview_frames(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    write_frames(frames, 40)
+    app = make_app(tmp_path / "data", camera=True, source=f"replay:{frames}")
+    table = table_of(app)
+    try:
+        assert wait_until(lambda: table.service.camera.live)
+        assert table.service.camera.source == f"replay:{frames}"
+        assert wait_until(lambda: table.service.camera.fps > 0)
+        response = app.test_client().get("/camera/stream.mjpg", buffered=False)
+        assert response.status_code == 200
+        chunk = next(iter(response.response))
+        response.close()
+        assert chunk.startswith(b"--frame\r\nContent-Type: image/jpeg")
+    finally:
+        assert table.camera is not None
+        table.camera.stop()
+        table.service.store.close()
+
+
+def test_a_missing_source_says_offline_and_manual_entry_still_works(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "data", camera=True, source=f"replay:{tmp_path / 'nowhere'}")
+    table = table_of(app)
+    try:
+        assert wait_until(lambda: "does not exist" in table.service.camera.message)
+        assert table.service.camera.live is False
+        client = login(app.test_client())
+        response = post(client, "/api/event", {"type": "turnup", "card": "4"})
+        assert response.status_code == 200
+        assert response.get_json()["camera"]["message"].startswith("camera offline")
+    finally:
+        assert table.camera is not None
+        table.camera.stop()
+        table.service.store.close()
+
+
+def test_camera_thread_stops_promptly(tmp_path: Path) -> None:
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=2)
+    config = ServeConfig(data_dir=tmp_path, source=f"replay:{tmp_path / 'nowhere'}", players=2)
+    camera = CameraThread(service, config, params=CameraParams(retry_initial_s=0.05, retry_cap_s=0.1))
+    camera.start()
+    time.sleep(0.3)
+    started = time.monotonic()
+    camera.stop(timeout=5.0)
+    assert time.monotonic() - started < 5.0
+    assert not any(thread.is_alive() for thread in threading.enumerate() if thread.name.startswith("camera"))
+
+
+def test_camera_params_are_validated() -> None:
+    with pytest.raises(ValueError, match="preview_fps"):
+        CameraParams(preview_fps=0)
+    with pytest.raises(ValueError, match="jpeg_quality"):
+        CameraParams(jpeg_quality=5)
+    with pytest.raises(ValueError, match="demo_pace_s"):
+        CameraParams(demo_pace_s=0)
+
+
+def test_the_demo_plays_a_legal_game_as_camera_events(tmp_path: Path) -> None:
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_game="oktris", default_players=3)
+    applied = play_demo(service, threading.Event(), pace_s=0.001, seed=7)
+    assert applied == service.game.seq > 0
+    assert service.game.finished
+    assert all(e.source is Source.SCANNER and e.note == DEMO_NOTE for e in service.game.events)
+
+
+def test_the_demo_stops_when_a_person_steps_in(tmp_path: Path) -> None:
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=2)
+    stop = threading.Event()
+    result: list[int] = []
+    worker = threading.Thread(target=lambda: result.append(play_demo(service, stop, pace_s=0.05, seed=3)))
+    worker.start()
+    assert wait_until(lambda: service.game.seq >= 2)
+    service.new_game("octoplus", ["Ana", "Ben"], {})
+    worker.join(timeout=5.0)
+    assert not worker.is_alive()
+    assert service.game.seq == 0  # nothing was played into the person's game
+    assert result and result[0] >= 2
+
+
+def test_the_demo_never_plays_into_a_game_with_events(tmp_path: Path) -> None:
+    from scorer.cards import OctoCard
+    from scorer.events import TurnUp
+
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=2)
+    service.apply(TurnUp(OctoCard.number(3)))
+    assert play_demo(service, threading.Event(), pace_s=0.001) == 0
+    assert service.game.seq == 1
