@@ -311,17 +311,17 @@ def render(scene: Scene, rng: np.random.Generator) -> tuple[Image, SceneTruth]:
     light = scene.lighting
     fh = max(56, round(scene.card_px))
     fw = max(40, round(scene.card_px * CARD_ASPECT))
-    masks: list[tuple[int, int, np.ndarray]] = []
+    masks: list[tuple[int, int, np.ndarray, bool]] = []
     for z, placed in enumerate(scene.cards):
         affine = _face_to_table(placed, scene.card_px, fw, fh)
         affine[:, 2] += shift[:, 2]
         corners = cv2.transform(np.array([[[0, 0], [fw, 0], [fw, fh], [0, fh]]], dtype=np.float64), affine)[0]
-        rx0 = max(0, math.floor(corners[:, 0].min()) - 1)
-        ry0 = max(0, math.floor(corners[:, 1].min()) - 1)
-        rx1 = min(cw, math.ceil(corners[:, 0].max()) + 2)
-        ry1 = min(ch, math.ceil(corners[:, 1].max()) + 2)
+        ux0, uy0 = math.floor(corners[:, 0].min()) - 1, math.floor(corners[:, 1].min()) - 1
+        ux1, uy1 = math.ceil(corners[:, 0].max()) + 2, math.ceil(corners[:, 1].max()) + 2
+        rx0, ry0, rx1, ry1 = max(0, ux0), max(0, uy0), min(cw, ux1), min(ch, uy1)
+        clipped = (rx0, ry0, rx1, ry1) != (ux0, uy0, ux1, uy1)
         if rx0 >= rx1 or ry0 >= ry1:
-            masks.append((0, 0, np.zeros((0, 0), dtype=np.uint8)))
+            masks.append((0, 0, np.zeros((0, 0), dtype=np.uint8), True))
             continue
         local = affine.copy()
         local[:, 2] -= (rx0, ry0)
@@ -340,7 +340,7 @@ def render(scene: Scene, rng: np.random.Generator) -> tuple[Image, SceneTruth]:
         region[:] = region * (1 - alpha) + paper * alpha
         ids[ry0:ry1, rx0:rx1][mask > 127] = z
         gloss[ry0:ry1, rx0:rx1][mask > 127] = 1.0
-        masks.append((rx0, ry0, mask))
+        masks.append((rx0, ry0, mask, clipped))
     for arm in scene.arms:
         arm_mask = paint.paint_arm(
             canvas,
@@ -385,7 +385,7 @@ def render(scene: Scene, rng: np.random.Generator) -> tuple[Image, SceneTruth]:
 
 def _truth(
     scene: Scene,
-    masks: list[tuple[int, int, np.ndarray]],
+    masks: list[tuple[int, int, np.ndarray, bool]],
     ids: np.ndarray,
     in_frame: np.ndarray,
     cx0: int,
@@ -393,18 +393,22 @@ def _truth(
     h_img: np.ndarray,
 ) -> SceneTruth:
     ch, cw = ids.shape
+    fh = max(56, round(scene.card_px))
+    fw = max(40, round(scene.card_px * CARD_ASPECT))
+    # a card's whole area in table pixels, for cards reaching past the painted canvas
+    whole_area = float((faces.card_mask(fw, fh) > 127).sum()) * scene.card_px**2 * CARD_ASPECT / (fw * fh)
     visible_ids = np.where(in_frame > 0, ids, -3)
     cards: list[CardTruth] = []
     for z, placed in enumerate(scene.cards):
-        rx0, ry0, mask = masks[z]
+        rx0, ry0, mask, clipped = masks[z]
         own = mask > 127
-        area = int(own.sum())
+        area = max(float(own.sum()), whole_area) if clipped else float(own.sum())
         if area == 0:
             fraction, covered = 0.0, False
         else:
             region_ids = ids[ry0 : ry0 + mask.shape[0], rx0 : rx0 + mask.shape[1]]
             region_vis = visible_ids[ry0 : ry0 + mask.shape[0], rx0 : rx0 + mask.shape[1]]
-            fraction = float((region_vis[own] == z).sum()) / area
+            fraction = min(1.0, float((region_vis[own] == z).sum()) / area)
             covered = bool((region_ids[own] > z).any())
         index_visible = []
         for poly in _index_polys(placed, scene.card_px):
