@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-COMMANDS: tuple[str, ...] = ("serve", "scan", "calibrate", "replay", "simulate", "score")
+COMMANDS: tuple[str, ...] = ("serve", "scan", "calibrate", "replay", "simulate", "score", "deck")
 """Subcommand names; each is implemented by ``webui.commands.<name>``."""
 
 
