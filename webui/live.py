@@ -33,6 +33,8 @@ def stream(t: Table) -> Iterator[str]:
     yield f"retry: {RETRY_MS}\n" + sse_message(version, text)
     while True:
         changed = t.service.wait(version, t.config.heartbeat)
+        if t.service.closed:
+            return
         if changed is None:
             yield ": heartbeat\n\n"
         else:

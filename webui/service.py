@@ -125,6 +125,7 @@ class GameService:
         self._next_flag = 1
         self._camera = CameraStatus()
         self._cached: tuple[int, str] | None = None
+        self._closed = False
         loaded = self._load_current()
         if loaded is None:
             names = tuple(f"Player {seat}" for seat in range(1, default_players + 1))
@@ -202,11 +203,24 @@ class GameService:
         return view
 
     def wait(self, after: int, timeout: float) -> tuple[int, str] | None:
-        """Block until the version differs from ``after`` (then return the snapshot) or ``timeout``."""
+        """Block until the version differs from ``after`` (then return the snapshot) or ``timeout``
+        (or :meth:`close`): ``None`` when nothing changed."""
         with self._changed:
-            if not self._changed.wait_for(lambda: self._version != after, timeout=timeout):
+            changed = self._changed.wait_for(lambda: self._closed or self._version != after, timeout=timeout)
+            if not changed or self._closed:
                 return None
             return self.snapshot_json()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called: live streams end."""
+        return self._closed
+
+    def close(self) -> None:
+        """Wake every waiting stream so it ends (the server is stopping)."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
 
     def _publish(self) -> None:
         self._version = max(self._version + 1, int(self._clock() * 1000))

@@ -38,12 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns 0 when stopped, 2 on bad options."""
-    import waitress
-
     from webui.app import create_app
     from webui.config import SERVER_THREADS, ServeConfig, default_data_dir
     from webui.context import EXTENSION, Table
     from webui.qr import page_url
+    from webui.server import serve
     from webui.store import StoreError
 
     threads = args.threads or SERVER_THREADS
@@ -69,16 +68,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"octotable: table PIN {table.pin} (also shown on /setup on this machine)")
     print(f"octotable: event store {table.service.store.path}")
     try:
-        # send_bytes=1: each live update leaves at once instead of waiting in waitress's buffer.
-        waitress.serve(
-            app,
-            host=config.host,
-            port=config.port,
-            threads=threads,
-            send_bytes=1,
-            ident="octotable",
-            channel_timeout=120,
-        )
+        serve(app, config.host, config.port, threads)
     finally:
         if table.camera is not None:
             table.camera.stop()
