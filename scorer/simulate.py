@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from scorer.cards import OctoCard, OctoKind, StdCard, oktris_deck
 from scorer.events import Event, Give, Play, Reveal, TakeChain, Trick, TurnUp
 from scorer.game import Game, Rules
-from scorer.octoplus import OctoplusRules, OctoplusState, Phase
+from scorer.octoplus import OctoplusRules, OctoplusState, Phase, StartSpecial
 from scorer.oktris import OktrisState
 
 MAX_EVENTS = 200_000
@@ -113,7 +113,9 @@ def _octoplus_state(game: Game) -> OctoplusState:
     return state
 
 
-def _octoplus_event(state: OctoplusState, table: OctoplusTable, rng: random.Random) -> Event:
+def _octoplus_event(
+    rules: OctoplusRules, state: OctoplusState, table: OctoplusTable, rng: random.Random
+) -> Event:
     if state.phase is Phase.REVEAL:
         first = state.reveal_seats[0]
         return Reveal(first, tuple(table.hands[first - 1]))
@@ -121,6 +123,8 @@ def _octoplus_event(state: OctoplusState, table: OctoplusTable, rng: random.Rand
     if seat is None or state.phase is Phase.FINISHED:
         raise SimulationError(f"nobody to act in {state.describe()}")
     if state.phase is Phase.TURN_UP:
+        if rules.start_special is StartSpecial.REDRAW and all(card.is_special for card in table.pile):
+            raise SimulationError(f"only special cards are left to turn up ({state.describe()})")
         return TurnUp(table.pile[-1])
     if state.phase is Phase.GIVE:
         return Give(seat, rng.choice([s for s in range(1, state.players + 1) if s != seat]))
@@ -177,7 +181,7 @@ def _simulate_octoplus(rules: OctoplusRules, game: Game, rng: random.Random, sto
         if game.seq >= MAX_EVENTS:
             raise SimulationError(f"no end after {MAX_EVENTS} events")
         before = _octoplus_state(game)
-        event = game.apply(_octoplus_event(before, table, rng))
+        event = game.apply(_octoplus_event(rules, before, table, rng))
         _mirror_octoplus(rules, _octoplus_state(game), table, event, before, rng)
     return game
 
@@ -213,7 +217,8 @@ def simulate(rules: Rules, players: int, rng: random.Random, *, max_events: int 
     Raises:
         IllegalPlayError: the engine does not take that many players.
         NotationError: ``rules`` is not a rules object of a known game.
-        SimulationError: the simulator lost track of the engine (a bug).
+        SimulationError: the simulator lost track of the engine (a bug), or a
+            deck left only special cards to turn up with ``start_special=redraw``.
     """
     game = Game.new(rules, players)
     if isinstance(rules, OctoplusRules):

@@ -11,7 +11,7 @@ from scorer.events import Give, Play, Reveal, TakeChain, Trick, TurnUp
 from scorer.game import Game
 from scorer.octoplus import OctoplusRules, OctoplusState
 from scorer.oktris import OktrisRules
-from scorer.simulate import deal_octoplus, deal_oktris, simulate
+from scorer.simulate import SimulationError, deal_octoplus, deal_oktris, simulate
 
 
 def kinds_of_turn(game: Game) -> Counter[str]:
@@ -97,3 +97,42 @@ def test_oktris_simulation_plays_only_tricks() -> None:
     game = simulate(OktrisRules(), 2, random.Random(4))
     assert {type(e) for e in game.events} == {Trick}
     assert all(not isinstance(e, TurnUp | Give | TakeChain) for e in game.events)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"start_special": "apply", "chain_without_number": "draw_chain"},
+        {"reshuffle": "false", "hand_size": "12"},
+        {"shared_win": "false", "void_eight": "false", "reset_88": "false", "max_rounds": "2"},
+        {"deck": "1:4,2:4,3:4,+2:10,-2:4,P:4", "special_points": "0", "start_special": "apply"},
+    ],
+)
+def test_simulated_octoplus_games_end_under_every_house_rule(options: dict[str, str]) -> None:
+    rules = OctoplusRules.from_options(options)
+    for seed in range(4):
+        game = simulate(rules, 3, random.Random(seed))
+        assert game.finished and game.score_sheet().winners
+        assert Game.replay(rules, game.players, game.events).state == game.state
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"end_check": "end_of_deal", "tie": "shared"}, {"colour_rule": "high_low", "suit_order": "bridge"}],
+)
+def test_simulated_oktris_games_end_under_every_house_rule(options: dict[str, str]) -> None:
+    rules = OktrisRules.from_options(options)
+    for seed in range(4):
+        game = simulate(rules, 2 + seed % 3, random.Random(seed))
+        assert game.finished and game.score_sheet().winners
+
+
+def test_simulation_can_stop_at_a_number_of_events() -> None:
+    game = simulate(OctoplusRules(), 3, random.Random(0), max_events=10)
+    assert game.seq == 10 and not game.finished
+
+
+def test_a_pile_of_only_special_cards_to_turn_up_stops_the_simulation() -> None:
+    rules = OctoplusRules.from_options({"deck": "1:4,2:4,3:4,+2:10,-2:4,P:4", "special_points": "0"})
+    with pytest.raises(SimulationError, match="only special cards"):
+        simulate(rules, 3, random.Random(1))
