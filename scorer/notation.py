@@ -31,6 +31,8 @@ from scorer.game import Game, rules_for
 _TOKEN = re.compile(r'\s*(?:(#.*)|("(?:[^"\\]|\\.)*")|([^\s"#]+))')
 _BARE = re.compile(r'[^\s"#]+')
 _SEQ = re.compile(r"^([0-9]+):$")
+_ANY = 1 << 31
+"""No upper limit on the number of arguments (a hand may grow large)."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ def _int(token: Token, what: str) -> int:
 def _arity(verb: str, args: list[Token], low: int, high: int | None = None) -> None:
     high = low if high is None else high
     if not low <= len(args) <= high:
-        want = f"{low}" if low == high else f"{low}..{high}"
+        want = str(low) if low == high else f"{low} or more" if high == _ANY else f"{low}..{high}"
         raise NotationError(f"{verb} takes {want} argument(s), got {len(args)}")
 
 
@@ -195,7 +197,7 @@ def _event(verb: str, args: list[Token], players: Sequence[str], m: _Meta) -> Ev
         _arity(verb, args, 1)
         return TurnUp(OctoCard.parse(args[0].text), **m)
     if verb == "play":
-        _arity(verb, args, 2, 99)
+        _arity(verb, args, 2, _ANY)
         cards = tuple(OctoCard.parse(a.text) for a in args[1:])
         return Play(_seat(args[0], players), cards, **m)
     if verb == "give":
@@ -207,11 +209,11 @@ def _event(verb: str, args: list[Token], players: Sequence[str], m: _Meta) -> Ev
         _arity(verb, args, 1)
         return TakeChain(_seat(args[0], players), **m)
     if verb == "reveal":
-        _arity(verb, args, 1, 99)
+        _arity(verb, args, 1, _ANY)
         cards = tuple(OctoCard.parse(a.text) for a in args[1:])
         return Reveal(_seat(args[0], players), cards, **m)
     if verb == "trick":
-        _arity(verb, args, 1, 99)
+        _arity(verb, args, 1, _ANY)
         return Trick(tuple(StdCard.parse(a.text) for a in args), **m)
     if verb == "undo":
         _arity(verb, args, 1)

@@ -75,6 +75,7 @@ def test_the_formatter_writes_every_option_seq_and_source() -> None:
         TakeChain(2),
         Reveal(2, octo("7 5 +2")),
         Reveal(1, ()),
+        Reveal(3, octo("3 +2 " * 60)),
         Trick((StdCard.parse("7S"), StdCard.parse("2C"), StdCard.parse("8H"), StdCard.parse("AD"))),
         Undone(12),
         Adjust(2, -5, 'says "hi" # not a comment'),
