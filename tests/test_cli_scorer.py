@@ -114,7 +114,9 @@ def test_score_table_marks_rules_and_adjustments(capsys: pytest.CaptureFixture[s
     assert "adjustment (event 3) Ben +3: missed a trick" in out
     total = next(line for line in out.splitlines() if line.startswith("Total"))
     assert total.split() == ["Total", "4", "3"]
-    assert "Game in progress" in out
+    assert "Game in progress: 0 deals scored." in out
+    so_far = next(line for line in out.splitlines() if "(so far)" in line)
+    assert so_far.split() == ["1", "(so", "far)", "4", "0"]
     code, out, _ = run(capsys, "simulate", "--game", "oktris", "--players", "2", "--seed", "3")
     assert code == 0
     assert "[run 2×2]" in out

@@ -32,6 +32,12 @@ def render_sheet(sheet: ScoreSheet) -> str:
     adjusted = [0] * len(sheet.players)
     for adjustment in sheet.adjustments:
         adjusted[adjustment.seat - 1] += adjustment.points
+    if sheet.game == "oktris" and not sheet.finished:
+        # Oktris totals are the deals, the adjustments and the deal in play.
+        scored = [sum(row[i].points for row in sheet.rounds) + adjusted[i] for i in range(len(adjusted))]
+        running = [total - done for total, done in zip(sheet.totals, scored, strict=True)]
+        if any(running):
+            rows.append([f"{len(sheet.rounds) + 1} (so far)", *(str(p) for p in running)])
     if sheet.adjustments:
         rows.append(["Adjust", *(f"{p:+d}" if p else "" for p in adjusted)])
     rows.append(["Total", *(str(t) for t in sheet.totals)])
@@ -49,7 +55,8 @@ def render_sheet(sheet: ScoreSheet) -> str:
         verb = "wins" if len(sheet.winners) == 1 else "share the win"
         lines.append(f"Game over: {names} {verb}.")
     else:
-        lines.append(f"Game in progress after {len(sheet.rounds)} {label.lower()}(s).")
+        done = len(sheet.rounds)
+        lines.append(f"Game in progress: {done} {label.lower()}{'' if done == 1 else 's'} scored.")
     return "\n".join(lines) + "\n"
 
 
