@@ -106,6 +106,8 @@ def engine_for(rules: Rules) -> Engine:
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     if isinstance(players, int):
         return tuple(f"Player {seat}" for seat in range(1, players + 1))
+    if isinstance(players, str):
+        raise NotationError(f"players must be a count or a sequence of names, not the text {players!r}")
     names = tuple(players)
     for name in names:
         if not name.strip():

@@ -40,6 +40,11 @@ def test_player_names_must_be_distinct_and_not_blank(names: tuple[str, ...]) -> 
         Game.new(OktrisRules(), names)
 
 
+def test_players_given_as_one_text_are_refused() -> None:
+    with pytest.raises(NotationError, match="sequence of names"):
+        Game.new(OktrisRules(), "Ana")
+
+
 def test_a_bad_player_count_is_an_illegal_play() -> None:
     with pytest.raises(IllegalPlayError):
         Game.new(OktrisRules(), 5)
