@@ -1,0 +1,425 @@
+"""Guided capture of the user's own deck: each card in turn, several still captures each.
+
+A ``CaptureSession`` asks for the cards of a deck one after the other.  Fed one
+camera frame at a time (``offer``), it answers what it saw and what the player
+should do next:
+
+- the table must show exactly one card (``NO_CARD``, ``SEVERAL_CARDS``);
+- the card must hold still for ``still_frames`` frames (``MOVING``) before it
+  is captured (``CAPTURED``): cut out as a canonical portrait card;
+- between two captures of the same card it must move a little (``MOVE_A_BIT``)
+  so the captures differ in light and position;
+- after the last capture of a card (``CARD_DONE``) the table must be cleared
+  (``REMOVE_CARD``) before the next card is asked for, so one card is never
+  taken for the next;
+- ``FINISHED`` once every card has its captures (or was skipped).
+
+``learn`` then makes the templates (per card the medoid of its captures, after
+turning each capture the way up that matches the others best) and ``validate``
+reports each card's confidence against them and any two cards too alike.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from scanner.find import find_cards, warp_card
+from scanner.identify import identify
+from scanner.identify_params import IdentifyParams
+from scanner.params import FindParams
+from scanner.templates import Templates, expected_cards
+from scanner.types import Image, Quad
+from scorer.cards import Card, DeckKind, parse_card
+from scorer.errors import NotationError
+
+
+class CaptureError(ValueError):
+    """A capture session used wrongly (nothing captured yet, unknown card, bad settings)."""
+
+
+@dataclass(frozen=True)
+class CaptureParams:
+    """The tunable numbers of guided capture.
+
+    Attributes:
+        captures_per_card: still captures taken of each card.
+        still_frames: consecutive frames the card must hold still before a capture.
+        still_px: a card holds still when no corner moves more than this (frame pixels) between frames.
+        min_shift: between two captures of one card, its centre or a corner moves at least this
+            fraction of the card's short side.
+        empty_frames: frames without any card that count as "the card was taken away".
+        size_tolerance: relative tolerance of a found card's short side against the calibrated one.
+
+    Raises:
+        CaptureError: (on construction) a value out of range.
+    """
+
+    captures_per_card: int = 3
+    still_frames: int = 2
+    still_px: float = 3.0
+    min_shift: float = 0.15
+    empty_frames: int = 1
+    size_tolerance: float = 0.3
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.captures_per_card <= 20:
+            raise CaptureError(f"captures_per_card must be 1..20, got {self.captures_per_card!r}")
+        if not 1 <= self.still_frames <= 100 or not 1 <= self.empty_frames <= 100:
+            raise CaptureError(
+                f"still_frames and empty_frames must be 1..100, got {self.still_frames}, {self.empty_frames}"
+            )
+        if not 0 < self.still_px <= 100 or not 0 <= self.min_shift <= 2:
+            raise CaptureError(
+                f"still_px must be in (0, 100] and min_shift in [0, 2], got {self.still_px}, {self.min_shift}"
+            )
+
+
+class Step(enum.Enum):
+    """What a session saw in a frame; ``advice`` says what to do."""
+
+    NO_CARD = "no-card"
+    SEVERAL_CARDS = "several-cards"
+    MOVING = "moving"
+    MOVE_A_BIT = "move-a-bit"
+    CAPTURED = "captured"
+    CARD_DONE = "card-done"
+    REMOVE_CARD = "remove-card"
+    FINISHED = "finished"
+
+    @property
+    def advice(self) -> str:
+        """A short instruction for the player."""
+        return _ADVICE[self]
+
+
+_ADVICE = {
+    Step.NO_CARD: "show the card face up in the middle of the table",
+    Step.SEVERAL_CARDS: "show one card only",
+    Step.MOVING: "hold still",
+    Step.MOVE_A_BIT: "move the card a little, then hold still",
+    Step.CAPTURED: "captured: move the card a little for the next capture",
+    Step.CARD_DONE: "done: take the card away",
+    Step.REMOVE_CARD: "take the card away",
+    Step.FINISHED: "every card is captured",
+}
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a session stands: the card asked for (``None`` when finished) and the counts."""
+
+    card: Card | None
+    index: int
+    cards: int
+    captures_of_card: int
+    captures_per_card: int
+    done: int
+    total: int
+
+    @property
+    def fraction(self) -> float:
+        """Share of all captures taken (0..1)."""
+        return self.done / self.total if self.total else 1.0
+
+
+def _corners_array(corners: Quad) -> np.ndarray:
+    return np.asarray(corners, dtype=np.float64).reshape(4, 2)
+
+
+def _moved(a: Quad, b: Quad) -> float:
+    """Largest corner displacement between two quads, whichever corner order each has."""
+    pa, pb = _corners_array(a), _corners_array(b)
+    return float(min(np.linalg.norm(pa - np.roll(pb, k, axis=0), axis=1).max() for k in range(4)))
+
+
+@dataclass
+class CaptureSession:
+    """A guided capture of ``cards`` (default: the whole deck) in order.  Not thread-safe.
+
+    ``area`` is the play area (frame pixels): cards whose centre lies outside it
+    are ignored.  When ``find.card_size_px`` is known, quads whose short side is
+    off it by more than ``CaptureParams.size_tolerance`` are ignored too.
+
+    Raises:
+        CaptureError: (on construction) ``cards`` is empty or holds a card of another deck.
+    """
+
+    deck: DeckKind
+    cards: tuple[Card, ...] = ()
+    params: CaptureParams = field(default_factory=CaptureParams)
+    find: FindParams = field(default_factory=FindParams)
+    area: Quad | None = None
+    captures: dict[Card, list[Image]] = field(default_factory=dict)
+    skipped: list[Card] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.cards:
+            self.cards = expected_cards(self.deck)
+        for card in self.cards:
+            try:
+                same = parse_card(str(card), self.deck) == card
+            except NotationError:
+                same = False
+            if not same:
+                raise CaptureError(f"card {card} is not a card of the {self.deck.value} deck")
+        self._index = 0
+        self._last: Quad | None = None
+        self._still = 0
+        self._taken_at: Quad | None = None
+        self._await_empty = False
+        self._empty = 0
+
+    # --- where it stands ------------------------------------------------------
+
+    @property
+    def current(self) -> Card | None:
+        """The card asked for, or ``None`` when every card is done."""
+        return self.cards[self._index] if self._index < len(self.cards) else None
+
+    @property
+    def finished(self) -> bool:
+        """True when every card has its captures or was skipped (and the last one was taken away)."""
+        return self._index >= len(self.cards)
+
+    def progress(self) -> Progress:
+        """The card asked for and how many captures are taken."""
+        per = self.params.captures_per_card
+        card = self.current
+        done = sum(min(per, len(v)) for v in self.captures.values()) + per * len(self.skipped)
+        return Progress(
+            card=card,
+            index=min(self._index, len(self.cards)),
+            cards=len(self.cards),
+            captures_of_card=len(self.captures.get(card, ())) if card is not None else 0,
+            captures_per_card=per,
+            done=done,
+            total=per * len(self.cards),
+        )
+
+    # --- feeding frames -------------------------------------------------------
+
+    def skip(self) -> None:
+        """Give up on the current card (it gets no template); the next one is asked for."""
+        card = self.current
+        if card is None:
+            return
+        self.captures.pop(card, None)
+        self.skipped.append(card)
+        self._next()
+
+    def _next(self) -> None:
+        self._index += 1
+        self._last = None
+        self._still = 0
+        self._taken_at = None
+
+    def _cards(self, image: Image) -> list[Quad]:
+        """The cards in the play area; overlapping quads (one card seen twice) count once, the surest."""
+        kept: list[tuple[float, Quad]] = []
+        area = None if self.area is None else np.asarray(self.area, dtype=np.float32).reshape(-1, 1, 2)
+        size = self.find.card_size_px
+        for card in find_cards(image, self.find):
+            centre = np.asarray(card.corners, dtype=np.float64).mean(axis=0)
+            if (
+                area is not None
+                and cv2.pointPolygonTest(area, (float(centre[0]), float(centre[1])), False) < 0
+            ):
+                continue
+            short = min(
+                math.dist(card.corners[0], card.corners[1]), math.dist(card.corners[1], card.corners[2])
+            )
+            if size is not None and abs(short / size[0] - 1) > self.params.size_tolerance:
+                continue
+            kept.append((card.score, card.corners))
+        kept.sort(key=lambda item: -item[0])
+        out: list[Quad] = []
+        for _, corners in kept:
+            centre = np.mean(corners, axis=0)
+            if all(
+                cv2.pointPolygonTest(
+                    np.asarray(o, np.float32).reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False
+                )
+                < 0
+                for o in out
+            ):
+                out.append(corners)
+        return out
+
+    def offer(self, image: Image) -> Step:
+        """Look at one frame (BGR uint8) and capture the card when it is alone and still.
+
+        Raises:
+            ValueError: ``image`` is not an image the finder reads.
+        """
+        found = self._cards(image)
+        if self._await_empty:
+            if found:
+                self._empty = 0
+                return Step.REMOVE_CARD
+            self._empty += 1
+            if self._empty >= self.params.empty_frames:
+                self._await_empty = False
+                self._empty = 0
+                self._next()
+            return Step.FINISHED if self.finished else Step.NO_CARD
+        card = self.current
+        if card is None:
+            return Step.FINISHED
+        if not found:
+            self._last, self._still = None, 0
+            return Step.NO_CARD
+        if len(found) > 1:
+            self._last, self._still = None, 0
+            return Step.SEVERAL_CARDS
+        corners = found[0]
+        short = min(
+            math.dist(corners[0], corners[1]),
+            math.dist(corners[1], corners[2]),
+        )
+        if self._last is not None and _moved(self._last, corners) <= self.params.still_px:
+            self._still += 1
+        else:
+            self._still = 1
+        self._last = corners
+        if self._still < self.params.still_frames:
+            return Step.MOVING
+        if self._taken_at is not None and _moved(self._taken_at, corners) < self.params.min_shift * short:
+            return Step.MOVE_A_BIT
+        self.captures.setdefault(card, []).append(warp_card(image, corners, self.find))
+        self._taken_at = corners
+        self._still = 0
+        if len(self.captures[card]) >= self.params.captures_per_card:
+            self._await_empty = True
+            return Step.CARD_DONE
+        return Step.CAPTURED
+
+    # --- results --------------------------------------------------------------
+
+    def learn(self) -> Templates:
+        """The templates of every captured card (see ``combine``).
+
+        Raises:
+            CaptureError: no card was captured at all.
+        """
+        if not self.captures:
+            raise CaptureError("no card was captured: nothing to learn templates from")
+        faces = {card: (combine(images),) for card, images in self.captures.items() if images}
+        return Templates(self.deck, faces, source="<capture>")
+
+
+def _upright_pair(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.mean(np.abs(a - b)))
+
+
+def combine(images: Sequence[Image]) -> Image:
+    """One template from several captures of a card: each capture turned the way up (as is or a
+    half turn) that is nearer the first, then the medoid (the capture with the smallest total
+    distance to the others) in grey levels.
+
+    Raises:
+        CaptureError: ``images`` is empty.
+    """
+    if not images:
+        raise CaptureError("no capture to combine")
+    base = images[0].astype(np.float32)
+    aligned: list[Image] = [images[0]]
+    for image in images[1:]:
+        turned = np.asarray(cv2.rotate(image, cv2.ROTATE_180), dtype=np.uint8)
+        keep = (
+            image
+            if _upright_pair(base, image.astype(np.float32)) <= _upright_pair(base, turned.astype(np.float32))
+            else turned
+        )
+        aligned.append(keep)
+    greys = [cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(np.float32) for a in aligned]
+    totals = [sum(_upright_pair(g, h) for h in greys) for g in greys]
+    return aligned[int(np.argmin(totals))]
+
+
+@dataclass(frozen=True)
+class CardCheck:
+    """How one card's captures read against the learned templates.
+
+    ``confidence`` is the lowest score of its captures as the card itself (0
+    when one read as another card); ``runner_up`` is the other card that came
+    closest and ``margin`` the smallest lead over it.
+    """
+
+    card: Card
+    confidence: float
+    correct: int
+    captures: int
+    runner_up: Card | None
+    margin: float
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """Per card its check, the pairs of cards too alike to tell apart safely, and cards without templates."""
+
+    cards: tuple[CardCheck, ...]
+    alike: tuple[tuple[Card, Card, float], ...]
+    missing: tuple[Card, ...]
+
+    @property
+    def accuracy(self) -> float:
+        """Share of all captures read as their own card."""
+        total = sum(c.captures for c in self.cards)
+        return sum(c.correct for c in self.cards) / total if total else 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when every capture reads right, no pair is too alike and no card is missing."""
+        return self.accuracy == 1.0 and not self.alike and not self.missing
+
+
+def validate(
+    templates: Templates,
+    captures: dict[Card, list[Image]],
+    params: IdentifyParams | None = None,
+    alike_margin: float = 0.05,
+) -> ValidationReport:
+    """Read every capture against ``templates``: each card's confidence, and pairs too alike.
+
+    Two cards are too alike when a capture of one leads the other by less than
+    ``alike_margin`` (or reads as the other).
+    """
+    p = params or IdentifyParams()
+    checks: list[CardCheck] = []
+    alike: dict[tuple[str, str], tuple[Card, Card, float]] = {}
+    for card, images in captures.items():
+        lowest, correct, margin, rival = 1.0, 0, math.inf, None
+        for image in images:
+            answer = identify(image, templates, p)
+            if answer.candidate == card:
+                lead = answer.confidence - answer.runner_up_confidence
+                lowest = min(lowest, answer.confidence)
+                correct += int(answer.card == card)
+                other = answer.runner_up
+            else:
+                lead = -(answer.confidence - _score_of(image, card, templates, p))
+                lowest = 0.0
+                other = answer.candidate
+            if lead < margin:
+                margin, rival = lead, other
+            if other is not None and lead < alike_margin:
+                key = tuple(sorted((str(card), str(other))))
+                if key not in alike or lead < alike[key][2]:
+                    alike[key] = (card, other, lead)  # type: ignore[index]
+        checks.append(CardCheck(card, lowest, correct, len(images), rival, margin if images else 0.0))
+    missing = templates.missing()
+    return ValidationReport(tuple(checks), tuple(alike.values()), missing)
+
+
+def _score_of(image: Image, card: Card, templates: Templates, p: IdentifyParams) -> float:
+    """The score ``image`` reaches against ``card``'s own templates alone."""
+    if card not in templates.faces:
+        return 0.0
+    own = Templates(templates.deck, {card: templates.faces[card]}, source=templates.source)
+    return identify(image, own, p).confidence
