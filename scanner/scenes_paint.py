@@ -8,6 +8,7 @@ and the compositing order live in ``scanner.scenes``.
 from __future__ import annotations
 
 import enum
+import functools
 import math
 
 import cv2
@@ -70,7 +71,16 @@ def _line_kernel(length: int, angle_deg: float) -> FloatImage:
 
 
 def table_texture(kind: TableKind, seed: int, width: int, height: int) -> FloatImage:
-    """A ``height x width`` surface of the given kind; the same seed always gives the same surface."""
+    """A ``height x width`` surface of the given kind; the same seed always gives the same surface.
+
+    The last few surfaces are kept, so frames of one table cost the texture once;
+    each call returns a fresh copy.
+    """
+    return _table_texture(kind, seed, width, height).copy()
+
+
+@functools.lru_cache(maxsize=3)
+def _table_texture(kind: TableKind, seed: int, width: int, height: int) -> FloatImage:
     rng = np.random.default_rng(seed)
     base = np.array(_BASE[kind], dtype=np.float32) * rng.uniform(0.85, 1.15)
     shade = np.zeros((height, width), dtype=np.float32)
@@ -108,6 +118,7 @@ def table_texture(kind: TableKind, seed: int, width: int, height: int) -> FloatI
         shade += 0.025 * rng.normal(0.0, 1.0, (height, width)).astype(np.float32)
         image = base[None, None, :] * (1.0 + shade[:, :, None])
     out: FloatImage = np.clip(image, 0, 255).astype(np.float32)
+    out.flags.writeable = False
     return out
 
 
@@ -155,8 +166,34 @@ def paint_arm(
     """Paint an arm from ``start`` (usually beyond the frame edge) to a hand at ``end``; returns its mask.
 
     The arm tapers toward the wrist, ends in a palm with four fingers and a
-    thumb, is shaded as a rounded body and casts a soft shadow.
+    thumb, is shaded as a rounded body and casts a soft shadow. Only the part
+    of the canvas the arm and its shadow can reach is worked on.
     """
+    ch, cw = canvas.shape[:2]
+    mask = np.zeros((ch, cw), dtype=np.uint8)
+    margin = 3.6 * width + 5.0 * max(abs(shadow_offset[0]), abs(shadow_offset[1])) + 8.0
+    x0 = max(0, math.floor(min(start[0], end[0]) - margin))
+    y0 = max(0, math.floor(min(start[1], end[1]) - margin))
+    x1 = min(cw, math.ceil(max(start[0], end[0]) + margin))
+    y1 = min(ch, math.ceil(max(start[1], end[1]) + margin))
+    if x0 >= x1 or y0 >= y1:
+        return mask
+    local = (start[0] - x0, start[1] - y0), (end[0] - x0, end[1] - y0)
+    mask[y0:y1, x0:x1] = _paint_arm_here(
+        canvas[y0:y1, x0:x1], local[0], local[1], width, skin, sleeve, shadow_offset
+    )
+    return mask
+
+
+def _paint_arm_here(
+    canvas: FloatImage,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    width: float,
+    skin: BGR,
+    sleeve: BGR | None,
+    shadow_offset: tuple[float, float],
+) -> Mask:
     h, w = canvas.shape[:2]
     mask = np.zeros((h, w), dtype=np.uint8)
     sx, sy = start
