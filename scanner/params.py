@@ -12,6 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 
+CARD_WIDTH = 200
+"""Width of the canonical warped card, in pixels."""
+CARD_HEIGHT = 280
+"""Height of the canonical warped card, in pixels."""
+
 CARD_ASPECT = 88.0 / 63.0
 """Long side over short side of a playing card (63 x 88 mm)."""
 
@@ -48,21 +53,34 @@ class FindParams:
         poly_epsilon: polygon simplification tolerance as a fraction of the outline's perimeter.
         min_fill: a lone card's outline fills at least this fraction of its quad.
         min_corner_angle, max_corner_angle: corner angles (degrees) accepted as a card corner.
-        min_inside: a card hypothesis inside a merged blob lies at least this much on card pixels.
+        min_part_area: outlines smaller than this fraction of the smallest card give no corners.
+        corner_epsilon: outline simplification tolerance (work pixels) when looking for card corners.
+        min_arm: both arms of a card corner are at least this long (work pixels).
+        size_tolerance: relative tolerance within which whole sides seen agree on the card size.
+        arm_slack: an arm may exceed the card side it is taken for by this fraction.
+        min_inside: a card rebuilt from a corner lies at least this much on card pixels.
+        min_support: ... and at least this fraction of its outline shows as an edge.
         min_new_area: each further card of a blob explains at least this fraction of a card's area anew.
         duplicate_distance: two hypotheses whose corners differ by less than this fraction of the
             card's short side are the same card.
         edge_probe: half-length (work pixels) of the probe across a card side measuring its edge.
-        top_margin: edge evidence by which the upper of two overlapping cards must win.
+        top_margin: of two overlapping cards, the upper one's sides show inside the other by at
+            least this fraction more than the lower one's.
+        top_min_overlap: cards overlapping by less than this fraction of the smaller are not compared.
+        top_inset: only side points this far (work pixels) inside the other card are compared.
+        top_min_samples: fewest side points that make a comparison.
+        top_min_gradient: Sobel gradient across a side that shows it as an edge.
+        top_alignment: ... and the share of the gradient that must point across the side.
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
+        refine_min_step: grey-level step across a side that counts as its edge when refining.
     """
 
     work_long_side: int = 640
-    card_width: int = 200
-    card_height: int = 280
+    card_width: int = CARD_WIDTH
+    card_height: int = CARD_HEIGHT
     card_aspect: float = CARD_ASPECT
-    aspect_tolerance: float = 0.35
+    aspect_tolerance: float = 0.15
     card_size_px: tuple[float, float] | None = None
     min_card_area: float = 0.004
     max_card_area: float = 0.6
@@ -82,13 +100,25 @@ class FindParams:
     min_fill: float = 0.88
     min_corner_angle: float = 65.0
     max_corner_angle: float = 115.0
-    min_inside: float = 0.9
+    min_part_area: float = 0.1
+    corner_epsilon: float = 2.0
+    min_arm: float = 4.0
+    arm_slack: float = 0.2
+    size_tolerance: float = 0.08
+    min_inside: float = 0.85
+    min_support: float = 0.4
     min_new_area: float = 0.12
     duplicate_distance: float = 0.2
     edge_probe: int = 2
-    top_margin: float = 4.0
+    top_margin: float = 0.15
+    top_min_overlap: float = 0.02
+    top_inset: float = 2.0
+    top_min_samples: int = 6
+    top_min_gradient: float = 24.0
+    top_alignment: float = 0.85
     refine_radius: int = 4
     refine_min_points: float = 0.5
+    refine_min_step: float = 12.0
 
     def __post_init__(self) -> None:
         self.validate()
@@ -157,13 +187,25 @@ class FindParams:
         _check("find.min_fill", self.min_fill, 0.0, 1.0)
         _check("find.min_corner_angle", self.min_corner_angle, 10.0, 90.0)
         _check("find.max_corner_angle", self.max_corner_angle, 90.0, 170.0)
+        _check("find.min_part_area", self.min_part_area, 0.0, 1.0)
+        _check("find.corner_epsilon", self.corner_epsilon, 0.1, 50.0)
+        _check("find.min_arm", self.min_arm, 0.0, 1000.0)
+        _check("find.arm_slack", self.arm_slack, 0.0, 2.0)
+        _check("find.size_tolerance", self.size_tolerance, 0.0, 1.0)
         _check("find.min_inside", self.min_inside, 0.0, 1.0)
+        _check("find.min_support", self.min_support, 0.0, 1.0)
         _check("find.min_new_area", self.min_new_area, 0.0, 1.0)
         _check("find.duplicate_distance", self.duplicate_distance, 0.0, 2.0)
         _check("find.edge_probe", self.edge_probe, 1, 16)
-        _check("find.top_margin", self.top_margin, 0.0, 255.0)
+        _check("find.top_margin", self.top_margin, 0.0, 1.0)
+        _check("find.top_min_overlap", self.top_min_overlap, 0.0, 1.0)
+        _check("find.top_inset", self.top_inset, 0.0, 100.0)
+        _check("find.top_min_samples", self.top_min_samples, 1, 10000)
+        _check("find.top_min_gradient", self.top_min_gradient, 0.0, 10000.0)
+        _check("find.top_alignment", self.top_alignment, 0.0, 1.0)
         _check("find.refine_radius", self.refine_radius, 0, 64)
         _check("find.refine_min_points", self.refine_min_points, 0.0, 1.0)
+        _check("find.refine_min_step", self.refine_min_step, 0.0, 255.0)
 
 
 @dataclass(frozen=True)
@@ -186,3 +228,8 @@ class ScannerParams:
             if not hasattr(section, "validate"):
                 raise ValueError(f"{f.name} must be a parameters section, got {section!r}")
             section.validate()
+        if (self.find.card_width, self.find.card_height) != (CARD_WIDTH, CARD_HEIGHT):
+            raise ValueError(
+                f"find.card_width x find.card_height must be {CARD_WIDTH}x{CARD_HEIGHT}, "
+                f"got {self.find.card_width}x{self.find.card_height}"
+            )

@@ -129,7 +129,7 @@ def test_card_seen_at_an_angle_is_found_as_a_trapezoid() -> None:
     quad = card_quad(640, 360, 200, 0)
     draw_card(img, quad)
     src = np.array([[0, 0], [1280, 0], [1280, 720], [0, 720]], np.float32)
-    dst = np.array([[200, 0], [1080, 0], [1280, 720], [0, 720]], np.float32)
+    dst = np.array([[120, 0], [1160, 0], [1280, 720], [0, 720]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     tilted = cv2.warpPerspective(img, m, (1280, 720), borderValue=(40, 100, 30))
     truth = (

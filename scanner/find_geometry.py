@@ -1,0 +1,184 @@
+"""Quad geometry of the card finder: canonical corner order, card-shape tests, line fits.
+
+Quads are 4x2 float arrays of ``(x, y)`` points.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scanner.params import FindParams
+from scanner.types import Quad
+
+FloatArray = npt.NDArray[np.float64]
+Arr = npt.NDArray[Any]
+"""An OpenCV result (its stubs type arrays loosely)."""
+Line = tuple[FloatArray, FloatArray]
+"""A line as (a point on it, its unit direction)."""
+
+
+def order_corners(points: FloatArray) -> FloatArray:
+    """Order four corners canonically: clockwise in the image, side 0-1 a short side.
+
+    Of the two short sides, the one whose midpoint is higher in the image (smaller
+    y; on a tie, further left) comes first.  ``points`` is a 4x2 array; a new 4x2
+    array is returned.
+    """
+    pts = np.asarray(points, dtype=np.float64).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen (y points down)
+    side = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    if side[0] + side[2] > side[1] + side[3]:
+        pts = np.roll(pts, -1, axis=0)  # make 0-1 (and 2-3) the short sides
+    mid01 = (pts[0] + pts[1]) / 2.0
+    mid23 = (pts[2] + pts[3]) / 2.0
+    if (mid23[1], mid23[0]) < (mid01[1], mid01[0]):
+        pts = np.roll(pts, -2, axis=0)
+    return pts
+
+
+def as_quad(points: FloatArray) -> Quad:
+    """A 4x2 array as the ``Quad`` value type."""
+    p = [(float(x), float(y)) for x, y in np.asarray(points, dtype=np.float64).reshape(4, 2)]
+    return (p[0], p[1], p[2], p[3])
+
+
+def side_lengths(quad: FloatArray) -> tuple[float, float]:
+    """Mean short and mean long side of a quad (opposite sides averaged)."""
+    d = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a = (d[0] + d[2]) / 2.0
+    b = (d[1] + d[3]) / 2.0
+    return (float(min(a, b)), float(max(a, b)))
+
+
+def corner_angles(quad: FloatArray) -> FloatArray:
+    """The interior angle at each corner, in degrees."""
+    prev = np.roll(quad, 1, axis=0) - quad
+    nxt = np.roll(quad, -1, axis=0) - quad
+    cos = (prev * nxt).sum(axis=1) / (np.linalg.norm(prev, axis=1) * np.linalg.norm(nxt, axis=1) + 1e-9)
+    return np.asarray(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))), dtype=np.float64)
+
+
+def is_card_quad(quad: FloatArray, p: FindParams) -> bool:
+    """Convex, of card aspect within tolerance, every corner angle within range."""
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    short, long = side_lengths(order_corners(quad))
+    if short <= 0:
+        return False
+    if abs(long / short - p.card_aspect) > p.aspect_tolerance * p.card_aspect:
+        return False
+    angles = corner_angles(quad)
+    return bool(np.all(angles >= p.min_corner_angle) and np.all(angles <= p.max_corner_angle))
+
+
+def quad_distance(a: FloatArray, b: FloatArray) -> float:
+    """Mean corner distance between two quads, whatever their corner order."""
+    a = order_corners(a)
+    b = order_corners(b)
+    return min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean()) for k in range(4))
+
+
+def intersect(line1: Line, line2: Line) -> FloatArray | None:
+    """Intersection of two lines; None when they are nearly parallel."""
+    (p1, d1), (p2, d2) = line1, line2
+    det = d1[0] * -d2[1] - d1[1] * -d2[0]
+    if abs(det) < 1e-6:
+        return None
+    rhs = p2 - p1
+    s = (rhs[0] * -d2[1] - rhs[1] * -d2[0]) / det
+    return np.asarray(p1 + d1 * s, dtype=np.float64)
+
+
+def fit_line(points: FloatArray) -> Line:
+    """A robust (Huber) line through at least two points."""
+    fit = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
+    return (np.array([fit[2], fit[3]], np.float64), np.array([fit[0], fit[1]], np.float64))
+
+
+def _corners_from_lines(quad: FloatArray, lines: list[Line | None], max_move: float) -> FloatArray:
+    out = quad.copy()
+    for i in range(4):
+        prev_line, line = lines[i - 1], lines[i]
+        if prev_line is None or line is None:
+            continue
+        corner = intersect(prev_line, line)
+        if corner is not None and np.linalg.norm(corner - quad[i]) <= max_move:
+            out[i] = corner
+    return out
+
+
+def fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
+    """Fit a line to the outline ``points`` along each side of ``quad`` and intersect them.
+
+    Rounded card corners and a simplified polygon's shortcuts leave the quad's
+    vertices off the true corners; the straight middles of the sides do not.
+    """
+    lines: list[Line | None] = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        if length < 4:
+            return quad
+        d = (b - a) / length
+        rel = points - a
+        t = rel @ d / length
+        dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
+        near = points[(t > 0.15) & (t < 0.85) & (dist < 2.0 + 0.04 * length)]
+        lines.append(fit_line(near) if len(near) >= 3 else None)
+    short, _ = side_lengths(quad)
+    return _corners_from_lines(quad, lines, 0.2 * short)
+
+
+def poly_mask(quad: FloatArray, shape: tuple[int, ...]) -> Arr:
+    """A 0/255 mask of ``shape`` with the (convex) quad filled."""
+    m = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(m, np.round(quad).astype(np.int32), 255)
+    return m
+
+
+def refine(quad: FloatArray, grey: Arr, radius: int, min_points: float, min_step: float) -> FloatArray:
+    """Snap each side of a quad to the strongest light-to-dark step within ``radius`` pixels.
+
+    A side where fewer than ``min_points`` of the probes find a step of at least
+    ``min_step`` grey levels (hidden, off the frame) keeps its place.
+    """
+    if radius == 0:
+        return quad
+    h, w = grey.shape[:2]
+    centre = quad.mean(axis=0)
+    offsets = np.arange(-radius, radius + 1, dtype=np.float64)
+    lines: list[Line | None] = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        if length < 4:
+            lines.append(None)
+            continue
+        d = (b - a) / length
+        normal = np.array([-d[1], d[0]])
+        if normal @ (centre - (a + b) / 2.0) > 0:
+            normal = -normal  # point outwards
+        count = max(6, int(length / 6))
+        t = np.linspace(0.12, 0.88, count)
+        base = a[None, :] + (b - a)[None, :] * t[:, None]
+        probe = base[:, None, :] + normal[None, None, :] * offsets[None, :, None]
+        px = probe[..., 0].astype(np.float32)
+        py = probe[..., 1].astype(np.float32)
+        vals = cv2.remap(grey, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+        step = np.abs(vals[:, :-2] - vals[:, 2:])
+        best = step.argmax(axis=1)
+        strength = step[np.arange(count), best]
+        inside = (px.min(axis=1) >= 0) & (py.min(axis=1) >= 0) & (px.max(axis=1) < w) & (py.max(axis=1) < h)
+        good = (strength >= min_step) & inside
+        if good.sum() < max(3, min_points * count):
+            lines.append(None)
+            continue
+        pts = base[good] + normal[None, :] * offsets[best[good] + 1][:, None]
+        lines.append(fit_line(pts))
+    return _corners_from_lines(quad, lines, 2.5 * radius)

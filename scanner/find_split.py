@@ -1,0 +1,280 @@
+"""Split touching and overlapping cards (piles, fans, hands) into single cards.
+
+Every card that shows at least one corner can be rebuilt from it: a card corner
+is a near-right-angle convex corner of an outline (of a cluster of touching
+cards, or of the visible part of one card where a fine edge separates it from
+the card over it), its two arms run along the card's sides, and the card's size
+is known (calibration) or estimated (from the lone cards of the frame, else
+from the longest side seen).  Each corner gives a card-size parallelogram both
+ways round; a hypothesis is scored by how much of it lies on card pixels and
+how much of its outline shows as an edge.  Hypotheses are then chosen greedily,
+best first, while each explains card pixels no chosen card explains, at most
+one per corner and never twice the same card.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scanner.find_geometry import (
+    Arr,
+    FloatArray,
+    fit_line,
+    intersect,
+    is_card_quad,
+    quad_distance,
+    side_lengths,
+)
+from scanner.find_work import Work
+from scanner.params import FindParams
+
+_GRID_S = np.linspace(0.06, 0.94, 8)
+_GRID_T = np.linspace(0.04, 0.96, 11)
+_SIDE_T = np.linspace(0.04, 0.96, 24)
+
+
+@dataclass(frozen=True)
+class Corner:
+    """A card corner candidate: its point and the unit directions and visible lengths of its arms."""
+
+    point: FloatArray
+    arm1: FloatArray
+    arm2: FloatArray
+    length1: float
+    length2: float
+    full1: bool = False
+    """Whether arm 1 ends at another card corner, so that its length is a whole side."""
+    full2: bool = False
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """A card rebuilt from a corner, with its evidence."""
+
+    quad: FloatArray
+    corner: int
+    on_card: float
+    support: float
+
+    @property
+    def score(self) -> float:
+        """Higher is better: outline evidence weighted by lying on card pixels."""
+        return self.on_card * self.support
+
+
+def corners_of(contour: Arr, p: FindParams) -> list[Corner]:
+    """The near-right-angle convex corners of an outline, with arms fitted to its points."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    n = len(pts)
+    if n < 12:
+        return []
+    poly = cv2.approxPolyDP(contour, p.corner_epsilon, True).reshape(-1, 2)
+    if len(poly) < 3:
+        return []
+    index = {(int(x), int(y)): i for i, (x, y) in enumerate(contour.reshape(-1, 2))}
+    idx = [index[(int(x), int(y))] for x, y in poly]
+    orientation = 1.0 if cv2.contourArea(contour, oriented=True) > 0 else -1.0
+    m = len(idx)
+    good = [_is_corner_vertex(pts, idx, k, orientation, p) for k in range(m)]
+    out: list[Corner] = []
+    for k in range(m):
+        if not good[k]:
+            continue
+        i_prev, i, i_next = idx[k - 1], idx[k], idx[(k + 1) % m]
+        v = pts[i]
+        u = pts[i_prev] - v
+        w = pts[i_next] - v
+        lu, lw = float(np.linalg.norm(u)), float(np.linalg.norm(w))
+        line_u = _arm_line(pts, i, i_prev, n)
+        line_w = _arm_line(pts, i, i_next, n)
+        if line_u is None or line_w is None:
+            continue
+        apex = intersect(line_u, line_w)
+        if apex is None or np.linalg.norm(apex - v) > 0.25 * min(lu, lw) + 3.0:
+            continue
+        du = line_u[1] if line_u[1] @ u > 0 else -line_u[1]
+        dw = line_w[1] if line_w[1] @ w > 0 else -line_w[1]
+        out.append(
+            Corner(
+                apex,
+                du,
+                dw,
+                float(np.linalg.norm(pts[i_prev] - apex)),
+                float(np.linalg.norm(pts[i_next] - apex)),
+                full1=good[k - 1],
+                full2=good[(k + 1) % m],
+            )
+        )
+    return out
+
+
+def _is_corner_vertex(pts: FloatArray, idx: list[int], k: int, orientation: float, p: FindParams) -> bool:
+    """Whether polygon vertex ``k`` is convex, near a right angle, with arms long enough."""
+    m = len(idx)
+    v = pts[idx[k]]
+    u = pts[idx[k - 1]] - v
+    w = pts[idx[(k + 1) % m]] - v
+    lu, lw = float(np.linalg.norm(u)), float(np.linalg.norm(w))
+    if lu < p.min_arm or lw < p.min_arm:
+        return False
+    if (u[0] * w[1] - u[1] * w[0]) * orientation > 0:
+        return False  # reflex vertex: where one card's side meets another's
+    angle = math.degrees(math.acos(max(-1.0, min(1.0, float(u @ w) / (lu * lw)))))
+    return p.min_corner_angle <= angle <= p.max_corner_angle
+
+
+def _arm_line(pts: FloatArray, start: int, end: int, n: int) -> tuple[FloatArray, FloatArray] | None:
+    """A line fitted to the outline points from index ``start`` to ``end`` (either way round
+    the closed outline, the shorter way), leaving out the rounded ends."""
+    forward = (end - start) % n
+    backward = (start - end) % n
+    if forward <= backward:
+        span = [(start + j) % n for j in range(forward + 1)]
+    else:
+        span = [(start - j) % n for j in range(backward + 1)]
+    trim = max(1, len(span) // 6)
+    chosen = pts[span[trim:-trim]] if len(span) > 2 * trim + 2 else pts[span]
+    if len(chosen) < 3:
+        return None
+    return fit_line(chosen)
+
+
+def hypotheses(
+    corners: list[Corner], size: tuple[float, float], work: Work, p: FindParams
+) -> list[Hypothesis]:
+    """Card-size parallelograms on each corner, both ways round, scored on ``work``."""
+    short, long = size
+    quads: list[FloatArray] = []
+    owners: list[int] = []
+    slack = 1.0 + p.arm_slack
+    for ci, c in enumerate(corners):
+        for a, b in ((long, short), (short, long)):
+            if c.length1 > a * slack or c.length2 > b * slack:
+                continue
+            quad = np.array(
+                [c.point, c.point + c.arm1 * a, c.point + c.arm1 * a + c.arm2 * b, c.point + c.arm2 * b]
+            )
+            if is_card_quad(quad, p):
+                quads.append(quad)
+                owners.append(ci)
+    if not quads:
+        return []
+    stack = np.stack(quads)  # (H, 4, 2)
+    on_card = _inside_fraction(stack, work.union)
+    support = _outline_fraction(stack, work.edges)
+    return [
+        Hypothesis(q, owner, float(oc), float(su))
+        for q, owner, oc, su in zip(quads, owners, on_card, support, strict=True)
+    ]
+
+
+def _grid(stack: FloatArray) -> FloatArray:
+    """Interior sample points of each parallelogram, (H, S*T, 2)."""
+    origin = stack[:, 0, :]
+    e1 = stack[:, 1, :] - origin
+    e2 = stack[:, 3, :] - origin
+    grid_s, grid_t = np.meshgrid(_GRID_S, _GRID_T, indexing="ij")
+    s, t = grid_s.ravel(), grid_t.ravel()
+    return np.asarray(
+        origin[:, None, :] + s[None, :, None] * e1[:, None, :] + t[None, :, None] * e2[:, None, :]
+    )
+
+
+def _outline(stack: FloatArray) -> FloatArray:
+    """Sample points along the four sides of each quad, (H, 4*K, 2)."""
+    a = stack
+    b = np.roll(stack, -1, axis=1)
+    t = _SIDE_T[None, None, :, None]
+    pts = a[:, :, None, :] + (b - a)[:, :, None, :] * t
+    return np.asarray(pts.reshape(stack.shape[0], -1, 2))
+
+
+def _lookup(image: Arr, pts: FloatArray) -> tuple[Arr, Arr]:
+    """Values of ``image`` at the points (nearest pixel) and which points lie inside it."""
+    h, w = image.shape[:2]
+    xs = np.round(pts[..., 0]).astype(np.intp)
+    ys = np.round(pts[..., 1]).astype(np.intp)
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    values = image[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)]
+    return values, inside
+
+
+def _inside_fraction(stack: FloatArray, mask: Arr) -> FloatArray:
+    values, inside = _lookup(mask, _grid(stack))
+    count = np.maximum(inside.sum(axis=1), 1)
+    return np.asarray(((values > 0) & inside).sum(axis=1) / count, dtype=np.float64)
+
+
+def _outline_fraction(stack: FloatArray, edges: Arr) -> FloatArray:
+    values, inside = _lookup(edges, _outline(stack))
+    count = np.maximum(inside.sum(axis=1), 1)
+    return np.asarray(((values > 0) & inside).sum(axis=1) / count, dtype=np.float64)
+
+
+def choose(
+    chosen: list[FloatArray], candidates: list[Hypothesis], work: Work, p: FindParams
+) -> list[FloatArray]:
+    """Add to ``chosen`` (already accepted cards) the hypotheses that explain new card pixels.
+
+    Returns the cards added.
+    """
+    covered: Arr = np.zeros(work.union.shape[:2], np.uint8)
+    for quad in chosen:
+        cv2.fillConvexPoly(covered, np.round(quad).astype(np.int32), 255)
+    used_corners: set[int] = set()
+    added: list[FloatArray] = []
+    for hyp in sorted(candidates, key=lambda h: -h.score):
+        if hyp.on_card < p.min_inside or hyp.support < p.min_support or hyp.corner in used_corners:
+            continue
+        short, _ = side_lengths(hyp.quad)
+        if any(quad_distance(hyp.quad, q) < p.duplicate_distance * short for q in chosen):
+            continue
+        grid = _grid(hyp.quad[None])
+        on_union, inside = _lookup(work.union, grid)
+        on_cover, _ = _lookup(covered, grid)
+        new = float(((on_union > 0) & (on_cover == 0) & inside).sum()) / max(1, int(inside.sum()))
+        if new < p.min_new_area:
+            continue
+        chosen.append(hyp.quad)
+        added.append(hyp.quad)
+        used_corners.add(hyp.corner)
+        cv2.fillConvexPoly(covered, np.round(hyp.quad).astype(np.int32), 255)
+    return added
+
+
+def estimate_size(
+    lone: list[FloatArray], corners: list[Corner], min_short: float, p: FindParams
+) -> tuple[float, float] | None:
+    """Card size (short, long) in work pixels.
+
+    The median lone card when there is one; else the size that the most whole
+    sides seen (arms running from a card corner to a card corner) agree with, each
+    side taken as a short or a long side; else the longest arm seen as a long side.
+    Sides shorter than ``min_short`` (the short side of the smallest card) are ignored.
+    """
+    if lone:
+        lengths = np.array([side_lengths(q) for q in lone])
+        return (float(np.median(lengths[:, 0])), float(np.median(lengths[:, 1])))
+    if not corners:
+        return None
+    sides = np.array(
+        [c.length1 for c in corners if c.full1] + [c.length2 for c in corners if c.full2], np.float64
+    )
+    sides = sides[sides >= min_short * (1.0 - p.size_tolerance)]
+    tol = p.size_tolerance
+    shorts = np.concatenate([sides, sides / p.card_aspect])
+    shorts = shorts[shorts >= min_short * (1.0 - tol)]
+    if len(shorts):
+        as_short = np.abs(sides[None, :] / shorts[:, None] - 1.0) < tol
+        as_long = np.abs(sides[None, :] / (shorts[:, None] * p.card_aspect) - 1.0) < tol
+        votes = as_short.sum(axis=1) + as_long.sum(axis=1)
+        best = int(np.lexsort((shorts, votes))[-1])
+        agree = np.concatenate([sides[as_short[best]], sides[as_long[best]] / p.card_aspect])
+        short = float(np.median(agree))
+        return (short, short * p.card_aspect)
+    longest = max(max(c.length1, c.length2) for c in corners)
+    return (longest / p.card_aspect, longest)

@@ -1,0 +1,113 @@
+"""The finder's work image: the frame scaled down, its card pixels and its edges.
+
+Card pixels are lighter than the local table (a median estimate of the table's
+lightness over a large window, so uneven light does not matter) and have little
+colour (cards are white; tables are coloured or textured).  Two edge maps are
+kept: fine edges of a lightly smoothed image (a thin shadow where a card lies
+on a card) that cut the card pixels into the visible parts of single cards, and
+edges of a median-filtered image (speckle and table texture gone) whose
+enclosed regions outline lone cards whatever the table's lightness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scanner.find_geometry import Arr
+from scanner.params import FindParams
+from scanner.types import Image
+
+
+@dataclass(frozen=True)
+class Work:
+    """Everything the finder derives from one frame, at work scale (uint8 0/255 masks)."""
+
+    scale: float
+    """Work pixels per frame pixel."""
+    grey: Arr
+    """Lightness (L of Lab)."""
+    mask: Arr
+    """Card pixels."""
+    union: Arr
+    """Card pixels with small gaps closed: every cluster of touching cards is one blob."""
+    split: Arr
+    """Card pixels with fine edges cut out: the visible parts of single cards."""
+    bright: Arr
+    """Light colourless pixels by a global (Otsu) split, denoised edges cut out."""
+    regions: Arr
+    """Everything but denoised edges: regions enclosed by edges."""
+    colourless: Arr
+    """Pixels of little colour."""
+    edges: Arr
+    """Fine edges, widened by a pixel, plus the outline of ``union``: where card sides show."""
+    grad: Arr
+    """Gradient magnitude of the lightly smoothed grey (float32)."""
+    gx: Arr
+    """Horizontal gradient (Sobel) of the lightly smoothed grey (float32)."""
+    gy: Arr
+    """Vertical gradient (Sobel) of the lightly smoothed grey (float32)."""
+    light_level: float
+    """Lightness of the frame's lightest tenth."""
+
+
+def make_work(image: Image, p: FindParams) -> Work:
+    """Scale ``image`` (BGR or grey uint8) down and derive the finder's masks and edges."""
+    h, w = image.shape[:2]
+    scale = min(1.0, p.work_long_side / max(h, w))
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    small: Arr = image if scale == 1.0 else cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    grey, a, b = cv2.split(lab)
+    neutral = np.full_like(a, 128)
+    chroma = cv2.max(cv2.absdiff(a, neutral), cv2.absdiff(b, neutral))
+    colourless: Arr = (chroma <= p.max_chroma).astype(np.uint8) * 255
+
+    tiny_size = (max(1, size[0] // p.background_scale), max(1, size[1] // p.background_scale))
+    tiny = cv2.resize(grey, tiny_size, interpolation=cv2.INTER_AREA)
+    k = max(3, int(max(tiny_size) * p.background_kernel) | 1)
+    k = min(k, (min(tiny_size) * 2 - 1) | 1) if min(tiny_size) > 1 else 1
+    background = cv2.medianBlur(tiny, k) if k >= 3 else tiny
+    background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
+    rel = cv2.subtract(grey.astype(np.int16), background.astype(np.int16))
+    mask: Arr = ((rel >= p.white_margin) & (colourless > 0)).astype(np.uint8) * 255
+    square = np.ones((3, 3), np.uint8)
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, square)
+    union = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, square)
+
+    smooth = cv2.GaussianBlur(grey, (3, 3), 0)
+    fine = cv2.Canny(smooth, p.split_canny_low, p.split_canny_high)
+    split = cv2.bitwise_and(mask, cv2.bitwise_not(cv2.dilate(fine, cross)))
+    outline = cv2.morphologyEx(union, cv2.MORPH_GRADIENT, square)
+    near_cards = cv2.dilate(union, np.ones((5, 5), np.uint8))
+    edges = cv2.bitwise_and(cv2.bitwise_or(cv2.dilate(fine, square), outline), near_cards)
+
+    blurred = cv2.medianBlur(grey, p.denoise_kernel) if p.denoise_kernel > 1 else grey
+    not_edges = cv2.bitwise_not(cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high), square))
+    # A global lightness split catches cards too large for the local table estimate.
+    _t, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    bright = cv2.bitwise_and(bright, colourless)
+    bright = cv2.bitwise_and(cv2.morphologyEx(bright, cv2.MORPH_OPEN, square), not_edges)
+
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    return Work(
+        scale=scale,
+        grey=grey,
+        mask=mask,
+        union=union,
+        split=split,
+        bright=bright,
+        regions=not_edges,
+        colourless=colourless,
+        edges=edges,
+        grad=cv2.magnitude(gx, gy),
+        gx=gx,
+        gy=gy,
+        light_level=float(np.percentile(tiny, 90)),
+    )
