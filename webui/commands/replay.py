@@ -1,11 +1,44 @@
-"""``octotable replay``: run a recorded frame folder through the scanner, watcher and scorer."""
+"""``octotable replay``: run a recorded frame folder through the scanner, watcher, proposals and scorer.
+
+The folder holds frames in name order and an optional ``timestamps.txt`` (one
+seconds value per frame, else 10 fps).  A ``people.txt`` beside them may hold
+what people told the page during the game, one event per line in game-log
+notation (e.g. ``give 1 to 3``); each is applied when the game waits for it.
+The command prints the events (game-log lines) and the final score sheet; with
+``--json`` one object: the JSON of ``octotable score`` plus ``"events"``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import logging
 import sys
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scanner.observations import Observation, describe
+from scanner.sources import ReplaySource, SourceError
+from scanner.types import Detection, Frame, Image
+from scanner.watcher import Detector, Watcher
+from scanner.watcher_params import WatcherParams
+from scanner.watcher_zones import SeatZones
+from scorer.cards import DeckKind
+from scorer.errors import NotationError, ScorerError
+from scorer.events import Event, Give
+from scorer.game import Game, rules_for
+from scorer.notation import format_line, parse_event, tokenize
+from webui.proposals import Applied, Flagged, GameDesk, GiveAwaited, Outcome, ProposalParams, Proposer
 
 HELP = "replay a recorded frame folder through the real pipeline and print events and scores"
+
+PEOPLE_FILE = "people.txt"
+"""Optional file of a recorded folder: events people entered, in game-log notation."""
+
+log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,11 +47,217 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=("octoplus", "oktris"), required=True, help="which game is played")
     parser.add_argument("--players", type=int, required=True, metavar="N", help="number of players")
     parser.add_argument("--templates", metavar="DIR", help="a template folder (default: built-in)")
-    parser.add_argument("--calibration", metavar="FILE", help="a calibration file")
+    parser.add_argument("--calibration", metavar="FILE", help="a calibration file (not used yet)")
     parser.add_argument("--json", action="store_true", help="print the score sheet and events as JSON")
+    parser.add_argument(
+        "--truth",
+        action="store_true",
+        help="take the cards from the folder's frames.json instead of scanning (checks watcher and rules)",
+    )
+
+
+@dataclass
+class ReplayRun:
+    """Everything a replay produced: the game, and what happened on the way."""
+
+    game: Game
+    observations: list[tuple[int, Observation]] = field(default_factory=list)
+    """(index of the frame that completed it, observation)"""
+    outcomes: list[Outcome] = field(default_factory=list)
+    frame_ms: list[float] = field(default_factory=list)
+    """per frame: milliseconds the watcher spent (scanning included)"""
+    frames: int = 0
+    scans: int = 0
+    unanswered: list[str] = field(default_factory=list)
+
+    @property
+    def flagged(self) -> list[Flagged]:
+        return [o for o in self.outcomes if isinstance(o, Flagged)]
+
+
+def deck_of(game_name: str) -> DeckKind:
+    """The deck a game is played with."""
+    return DeckKind.OCTOPLUS if game_name == "octoplus" else DeckKind.OKTRIS
+
+
+def read_people(folder: Path, players: Sequence[str]) -> list[Event]:
+    """The events of ``folder/people.txt`` (none if there is no such file).
+
+    Raises:
+        NotationError: a line that is not an event, naming the line.
+    """
+    path = folder / PEOPLE_FILE
+    if not path.is_file():
+        return []
+    events = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            tokens = tokenize(line)
+            if tokens:
+                events.append(parse_event(tokens, players))
+        except NotationError as error:
+            raise NotationError(f"{path} line {number}: {error}") from None
+    return events
+
+
+def scanner_detector(deck: DeckKind, templates_dir: str | None = None) -> Detector:
+    """The real scanner as the watcher's detector (a bad frame gives no detection).
+
+    Raises:
+        TemplateError: the template folder cannot be loaded.
+    """
+    from scanner.scan import Scanner
+    from scanner.templates import Templates
+
+    templates = Templates.load(Path(templates_dir)) if templates_dir else None
+    scanner = Scanner(deck, templates)
+    scanner.warm_up()
+
+    def detect(image: Image) -> Sequence[Detection]:
+        return scanner.scan_or_empty(image).detections
+
+    return detect
+
+
+TRUTH_FILE = "frames.json"
+"""Optional file of a rendered folder: per frame, the cards as rendered (see tools/record_games.py)."""
+
+
+class TruthDetector:
+    """Reports the cards a rendered folder's ``frames.json`` says each frame shows, as a perfect scanner
+    would: every card at least ``min_visible`` visible, identified when one of its indices is visible.
+
+    Call :meth:`at` with each frame before the watcher sees it.
+
+    Raises (on construction):
+        SourceError: the folder has no readable ``frames.json``.
+    """
+
+    def __init__(self, folder: Path, min_visible: float = 0.5) -> None:
+        path = folder / TRUTH_FILE
+        try:
+            self.frames = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise SourceError(f"no usable truth in {path}: {error}") from None
+        self.deck = DeckKind.OKTRIS
+        self.min_visible = min_visible
+        self.index = 0
+
+    def at(self, frame: Frame) -> None:
+        self.index = frame.index
+
+    def __call__(self, image: Image) -> Sequence[Detection]:
+        from scorer.cards import parse_card
+
+        out = []
+        for label, corners, top, visible, identifiable in self.frames[self.index]["cards"]:
+            if visible < self.min_visible:
+                continue
+            deck = DeckKind.OKTRIS if label[-1] in "SHDC" else DeckKind.OCTOPLUS
+            card = parse_card(label, deck) if identifiable else None
+            quad = tuple((float(x), float(y)) for x, y in corners)
+            out.append(Detection(card, 1.0 if card is not None else 0.0, quad, bool(top)))  # type: ignore[arg-type]
+        return out
+
+
+def replay_folder(
+    folder: Path,
+    game_name: str,
+    players: int,
+    *,
+    detect: Detector | None = None,
+    templates_dir: str | None = None,
+    watcher_params: WatcherParams | None = None,
+    proposal_params: ProposalParams | None = None,
+    zones: SeatZones | None = None,
+    on_frame: Callable[[Frame], None] | None = None,
+) -> ReplayRun:
+    """Run ``folder`` through the watcher, the proposals and a new game; the scanner unless ``detect``.
+
+    ``on_frame`` is called with each frame before the watcher sees it.
+
+    Raises:
+        SourceError: the folder cannot be read as a replay.
+        NotationError: a bad ``people.txt`` line, an unknown game.
+        ScorerError: the game cannot be played by that many players.
+        TemplateError: the template folder cannot be loaded.
+    """
+    game = Game.new(rules_for(game_name), players)
+    desk = GameDesk(game)
+    deck = deck_of(game_name)
+    people = deque(read_people(folder, game.players))
+    watcher = Watcher(
+        detect or scanner_detector(deck, templates_dir),
+        deck=deck,
+        seats=players,
+        params=watcher_params,
+        zones=zones,
+    )
+    proposer = Proposer(proposal_params)
+    run = ReplayRun(game)
+
+    def answer(outcomes: list[Outcome]) -> None:
+        for outcome in outcomes:
+            run.outcomes.append(outcome)
+            if isinstance(outcome, GiveAwaited):
+                if people and isinstance(people[0], Give) and people[0].seat == outcome.seat:
+                    event = people.popleft()
+                    stored = game.apply(event)
+                    run.outcomes.append(Applied(stored, ()))
+                else:
+                    run.unanswered.append(f"seat {outcome.seat} gives a card: nobody said to whom")
+
+    with ReplaySource(folder) as source:
+        for frame in source:
+            if on_frame is not None:
+                on_frame(frame)
+            start = time.perf_counter()
+            observations = watcher.feed(frame)
+            run.frame_ms.append((time.perf_counter() - start) * 1000.0)
+            run.frames += 1
+            for observation in observations:
+                log.debug("frame %d: %s", frame.index, describe(observation))
+                run.observations.append((frame.index, observation))
+                answer(proposer.handle(observation, desk))
+    answer(proposer.end_turn(desk))
+    run.scans = watcher.scans
+    return run
 
 
 def run(args: argparse.Namespace) -> int:
-    """Not yet available: prints a notice and returns 2."""
-    print("octotable replay: not yet available", file=sys.stderr)
-    return 2
+    """Replay the folder and print events and the score sheet; 1 for a folder or option that is wrong."""
+    from scanner.templates import TemplateError
+    from webui.commands.score import render_sheet
+
+    if args.calibration:
+        log.warning(
+            "--calibration %s is not used yet: default seat zones and parameters apply", args.calibration
+        )
+    folder = Path(args.folder)
+    try:
+        truth = TruthDetector(folder) if args.truth else None
+        result = replay_folder(
+            folder,
+            args.game,
+            args.players,
+            detect=truth,
+            templates_dir=args.templates,
+            on_frame=truth.at if truth is not None else None,
+        )
+    except (SourceError, TemplateError, ScorerError, OSError) as error:
+        print(f"octotable replay: {error}", file=sys.stderr)
+        return 1
+    for outcome in result.flagged:
+        print(f"octotable replay: flagged: {outcome.reason}", file=sys.stderr)
+    for problem in result.unanswered:
+        print(f"octotable replay: {problem}", file=sys.stderr)
+    lines = [format_line(event) for event in result.game.events]
+    sheet = result.game.score_sheet()
+    if args.json:
+        print(json.dumps({**sheet.to_json(), "events": lines}, ensure_ascii=False))
+    else:
+        for line in lines:
+            print(line)
+        print()
+        sys.stdout.write(render_sheet(sheet))
+    return 0

@@ -1,0 +1,140 @@
+"""Recorded games replay to their expected logs and score sheets; quiet folders yield no event.
+
+Each folder of ``tests/fixtures/games/`` (written by ``tools/record_games.py``)
+is replayed here with the rendered truth in place of the scanner, which checks
+the watcher, the proposals and the rules on real frames whatever the scanner's
+state; ``test_replay_scanner.py`` replays them through the real scanner.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scanner.sources import SourceError
+from scorer.errors import NotationError
+from scorer.events import Event, Reveal
+from scorer.notation import parse_log
+from webui.cli import main
+from webui.commands.replay import ReplayRun, TruthDetector, read_people, replay_folder
+
+GAMES = Path(__file__).resolve().parent / "fixtures" / "games"
+PLAYED = ("octoplus-3p-round", "oktris-4p-deal")
+QUIET = ("idle-table", "hands-waving", "card-nudged")
+
+
+def expected(name: str) -> tuple[str, int, list[Event], dict[str, object]]:
+    folder = GAMES / name
+    game = parse_log((folder / "expected.log").read_text(encoding="utf-8"))
+    sheet = json.loads((folder / "expected-sheet.json").read_text(encoding="utf-8"))
+    return game.name, len(game.players), list(game.events), sheet
+
+
+def normalised(events: list[Event]) -> list[Event]:
+    """Events with a revealed hand's cards in a fixed order (the order of a hand means nothing)."""
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, Reveal):
+            event = Reveal(
+                event.seat, tuple(sorted(event.cards, key=str)), seq=event.seq, source=event.source
+            )
+        out.append(event)
+    return out
+
+
+def replay_with_truth(name: str) -> ReplayRun:
+    folder = GAMES / name
+    game_name, players, _, _ = expected(name)
+    truth = TruthDetector(folder)
+    return replay_folder(folder, game_name, players, detect=truth, on_frame=truth.at)
+
+
+@pytest.mark.parametrize("name", PLAYED)
+def test_recorded_game_with_the_rendered_truth_gives_the_expected_log_and_sheet(name: str) -> None:
+    _, _, events, sheet = expected(name)
+    run = replay_with_truth(name)
+    assert run.flagged == []
+    assert run.unanswered == []
+    assert normalised(list(run.game.events)) == normalised(events)
+    assert run.game.score_sheet().to_json() == sheet
+
+
+@pytest.mark.parametrize("name", QUIET)
+def test_quiet_folder_with_the_rendered_truth_yields_no_event(name: str) -> None:
+    run = replay_with_truth(name)
+    assert run.observations == []
+    assert run.game.events == ()
+
+
+def test_every_recorded_folder_has_a_frame_per_timestamp_and_truth() -> None:
+    for name in PLAYED + QUIET:
+        folder = GAMES / name
+        frames = sorted(folder.glob("frame_*.jpg"))
+        stamps = (folder / "timestamps.txt").read_text().split()
+        truth = json.loads((folder / "frames.json").read_text())
+        assert len(frames) == len(stamps) == len(truth) > 0, name
+
+
+def test_recorded_games_stay_small() -> None:
+    total = sum(p.stat().st_size for p in GAMES.rglob("*") if p.is_file())
+    assert total < 2_600_000
+
+
+# --- the command ---------------------------------------------------------------------------------------
+
+
+def test_replay_command_prints_the_log_lines_and_the_sheet_as_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = GAMES / "oktris-4p-deal"
+    code = main(["replay", str(folder), "--game", "oktris", "--players", "4", "--truth", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    _, _, events, sheet = expected("oktris-4p-deal")
+    assert {k: v for k, v in out.items() if k != "events"} == sheet
+    assert out["events"][0] == "1: trick 5H 7S 7D 2C @scanner"
+    assert len(out["events"]) == len(events)
+
+
+def test_replay_command_prints_a_readable_sheet(capsys: pytest.CaptureFixture[str]) -> None:
+    folder = GAMES / "octoplus-3p-round"
+    assert main(["replay", str(folder), "--game", "octoplus", "--players", "3", "--truth"]) == 0
+    out = capsys.readouterr().out
+    assert "3: give 1 to 3 @manual" in out
+    assert "0 [void 8]" in out
+
+
+def test_replay_command_names_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["replay", str(tmp_path / "nothing"), "--game", "oktris", "--players", "2", "--truth"])
+    assert code == 1
+    assert "nothing" in capsys.readouterr().err
+
+
+def test_replay_command_warns_that_calibration_is_not_used_yet(caplog: pytest.LogCaptureFixture) -> None:
+    folder = GAMES / "card-nudged"
+    args = [
+        "replay",
+        str(folder),
+        "--game",
+        "octoplus",
+        "--players",
+        "3",
+        "--truth",
+        "--calibration",
+        "x.toml",
+    ]
+    assert main(args) == 0
+    assert "not used yet" in caplog.text
+
+
+def test_people_file_lines_must_be_events(tmp_path: Path) -> None:
+    (tmp_path / "people.txt").write_text("# comment\ngive 1 to 2\ngive one to 2\n")
+    with pytest.raises(NotationError, match="line 3"):
+        read_people(tmp_path, ("A", "B", "C"))
+
+
+def test_truth_detector_needs_the_truth_file(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match=r"frames\.json"):
+        TruthDetector(tmp_path)
