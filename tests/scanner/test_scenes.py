@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from scanner.faces import render_face
-from scanner.scenes import Arm, Camera, Imaging, Lighting, PlacedCard, Scene, Table, render
+from scanner.scenes import Arm, Camera, Glare, Imaging, Lighting, PlacedCard, Scene, Table, render
 from scanner.scenes_layout import LAYOUTS, fan, hand_row, pile, random_scene, trick
 from scanner.scenes_paint import TableKind, table_texture
 from scorer.cards import Card, DeckKind, OctoCard, StdCard, parse_card
@@ -182,6 +182,10 @@ def test_adding_a_card_keeps_the_table_still() -> None:
         (lambda: Camera(tilt_deg=50.0), "tilt_deg"),
         (lambda: Imaging(jpeg_quality=0), "jpeg_quality"),
         (lambda: Scene(card_px=10.0), "card_px"),
+        (lambda: Lighting(shadow_strength=1.5), "shadow_strength"),
+        (lambda: Glare((0, 0), (10, 10), strength=2.0), "strength"),
+        (lambda: Arm((0, 0), (1, 1), width=0.0), "width"),
+        (lambda: PlacedCard(StdCard.parse("AS"), (0, 0), tone=0.0), "tone"),
     ],
 )
 def test_out_of_range_values_are_refused_naming_the_field(make: object, name: str) -> None:
