@@ -40,12 +40,13 @@ def _scale(values: Sequence[int], low: int, high: int, size: int) -> list[float]
 
 
 def score_chart_svg(sheet: ScoreSheet, goal: int | None = None) -> str:
-    """The chart as a standalone ``<svg>`` element (text); ``goal`` draws a dashed line (88)."""
+    """The chart as a standalone ``<svg>`` element (text); ``goal`` draws a dashed line (88)
+    once some total has come at least half way to it."""
     lines = running_totals(sheet)
     steps = max((len(line) for line in lines), default=1)
     values = [value for line in lines for value in line] + [0]
-    if goal is not None:
-        values.append(goal)
+    if goal is not None and max(values) < goal // 2:
+        goal = None  # far away: drawing it would flatten the lines
     low, high = min(values), max(values)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" '

@@ -83,7 +83,8 @@ def qr() -> Response:
 def chart() -> Response:
     """The score chart of the current game."""
     service = table().service
-    goal = 88
+    target = service.record.options.get("target", "88")  # Oktris plays to its target; Octoplus fears 88
+    goal = int(target) if target.isdigit() else 88
     response = Response(score_chart_svg(service.game.score_sheet(), goal), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -4,12 +4,15 @@ Every open live stream holds a waitress thread, so the server gets
 ``SERVER_THREADS`` of them.  ``send_bytes=1`` makes waitress hand each write of a
 stream to the socket at once; with its default (18000 bytes) a small SSE
 message waits in the buffer until the next poll of its main loop, up to a
-second later.
+second later.  (Waitress marks ``send_bytes`` deprecated; the benchmark
+``benchmarks.sse_latency`` shows what it changes, so it is kept, with the
+warning silenced, until waitress offers another way.)
 """
 
 from __future__ import annotations
 
 import threading
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +27,9 @@ WAITRESS_OPTIONS: dict[str, Any] = {"send_bytes": 1, "ident": "octotable", "chan
 
 def serve(app: Flask, host: str, port: int, threads: int = SERVER_THREADS) -> None:
     """Serve ``app`` until interrupted."""
-    waitress.serve(app, host=host, port=port, threads=threads, **WAITRESS_OPTIONS)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="send_bytes", category=DeprecationWarning)
+        waitress.serve(app, host=host, port=port, threads=threads, **WAITRESS_OPTIONS)
 
 
 @dataclass
@@ -58,7 +63,9 @@ def start_background(
     app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = SERVER_THREADS
 ) -> BackgroundServer:
     """Start serving ``app`` in a daemon thread (``port`` 0 picks a free port)."""
-    server: Any = create_server(app, host=host, port=port, threads=threads, **WAITRESS_OPTIONS)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="send_bytes", category=DeprecationWarning)
+        server: Any = create_server(app, host=host, port=port, threads=threads, **WAITRESS_OPTIONS)
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     return BackgroundServer(

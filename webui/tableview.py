@@ -21,16 +21,18 @@ RECENT_EVENTS = 12
 """How many of the latest events the page lists (for undo and the history)."""
 
 _SEAT_WORD = re.compile(r"\bseats? (\d+)\b")
+_STD_CARD = re.compile(r"\b([A2-9TJQK])([SHDC])\b")
 
 
 def with_names(text: str, players: tuple[str, ...]) -> str:
-    """``text`` with every "seat N" replaced by that player's name (first letter kept upright)."""
+    """``text`` with every "seat N" replaced by that player's name, cards as ``7♥`` and ``->`` as an arrow."""
 
     def name(match: re.Match[str]) -> str:
         seat = int(match.group(1))
         return players[seat - 1] if 1 <= seat <= len(players) else match.group(0)
 
     out = _SEAT_WORD.sub(name, text)
+    out = _STD_CARD.sub(lambda m: StdCard.parse(m.group(0)).pretty, out).replace("->", "→")
     return out[:1].upper() + out[1:]
 
 

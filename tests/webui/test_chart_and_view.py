@@ -39,13 +39,21 @@ def test_chart_has_one_line_per_player_and_escapes_names() -> None:
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     assert svg.count("<polyline") == 2
     assert "<title>&lt;b&gt;</title>" in svg and "<b>" not in svg
-    assert 'class="goal"' in svg
+
+
+def test_chart_draws_the_goal_line_once_a_total_is_half_way() -> None:
+    assert 'class="goal"' not in score_chart_svg(sheet([[40, 3, 0]], [40, 3, 0]), goal=88)
+    assert 'class="goal"' in score_chart_svg(sheet([[44, 3, 0]], [44, 3, 0]), goal=88)
 
 
 def test_seat_numbers_become_names_in_the_last_play() -> None:
     assert with_names("seat 1: 5 + 3 = 8, gives a card", PLAYERS) == "Ana: 5 + 3 = 8, gives a card"
     assert with_names("seat 2 gives a card to seat 3", PLAYERS) == "Ben gives a card to Cleo"
     assert with_names("round 2: seat 9 deals", PLAYERS) == "Round 2: seat 9 deals"
+    assert (
+        with_names("seat 1 wins trick 4 with AH (low) -> next high", PLAYERS)
+        == "Ana wins trick 4 with A♥ (low) → next high"
+    )
 
 
 def test_events_in_words_name_the_players() -> None:

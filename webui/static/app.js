@@ -168,7 +168,7 @@
     $("#turn").textContent = headline();
 
     var pile = $("#pile");
-    pile.hidden = !oc;
+    pile.hidden = !oc || state.finished;
     if (oc) {
       var top = $("#top-card");
       top.textContent = oc.top === null ? "no card yet" : oc.top;
@@ -178,7 +178,7 @@
         (oc.running !== null ? "play up to " + (8 - oc.running) + " to stay ≤ 8" : "");
     }
     var trick = $("#trick");
-    trick.hidden = !ok || !ok.last_trick;
+    trick.hidden = !ok || !ok.last_trick || state.finished;
     if (ok && ok.last_trick) {
       fill(trick, ok.last_trick.cards.map(function (c, i) {
         return miniCard(c, name(i + 1), ok.last_trick.winner === i + 1);
@@ -223,7 +223,7 @@
         if (oc.went_out === seat) meta.push(el("span", { class: "badge good" }, "went out"));
       } else {
         meta.push(el("span", { class: "badge" }, "+" + ok.deal_points[i] + " this deal"));
-        if (ok.run && ok.run.seat === seat && ok.run.length > 1) meta.push(el("span", { class: "badge hot" }, "🔥 " + ok.run.length + " in a row"));
+        if (ok.run && ok.run.seat === seat && ok.run.length > 1) meta.push(el("span", { class: "badge hot" }, ok.run.length + " in a row ×" + ok.run.length));
         var won = ok.trick_winners.filter(function (w) { return w === seat; }).length;
         if (won) meta.push(el("span", { class: "badge" }, won + (won === 1 ? " trick" : " tricks")));
       }
@@ -241,7 +241,7 @@
     var box = $("#winner");
     box.hidden = !state.finished;
     if (!state.finished) return;
-    var title = state.winners.length > 1 ? "🏆 " + state.winners.join(" & ") + " share the win" : "🏆 " + state.winners[0] + " wins!";
+    var title = state.winners.length > 1 ? "♛ " + state.winners.join(" & ") + " share the win" : "♛ " + state.winners[0] + " wins!";
     fill(box, [
       el("h1", null, title),
       el("ol", null, state.standings.map(function (r) { return el("li", null, r.place + ". " + r.name + " — " + r.total); })),
@@ -406,6 +406,7 @@
   }
 
   function renderChart() {
+    $("#chart").hidden = !state.sheet.rounds.length && state.totals.every(function (t) { return t === 0; });
     var k = state.game_id + ":" + state.totals.join(",") + ":" + state.sheet.rounds.length;
     if (k === chartKey) return;
     chartKey = k;

@@ -1,0 +1,156 @@
+"""A real phone-sized Chromium: a short game entered by hand on one page shows up live on another.
+
+Drives the system ``/usr/bin/chromium`` through Playwright (never a downloaded
+browser).  With ``OCTOTABLE_WRITE_SCREENSHOT=1`` the test also writes the
+watching phone's view to ``docs/phone-view.png`` (light) and
+``docs/phone-view-dark.png`` (dark); otherwise the screenshots go to a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webui.app import create_app
+from webui.config import ServeConfig
+from webui.context import EXTENSION, Table
+from webui.server import BackgroundServer, start_background
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+PIN = "2468"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs the system Chromium at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[BackgroundServer]:
+    app = create_app(ServeConfig(data_dir=tmp_path, pin=PIN, camera=False, players=2))
+    running = start_background(app, threads=16)
+    yield running
+    running.stop()
+    table: Table = app.extensions[EXTENSION]
+    table.service.store.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def tap(page: Any, selector: str) -> None:
+    page.locator(selector).click()
+
+
+def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
+    server: BackgroundServer, browser: Any, tmp_path: Path
+) -> None:
+    scorer_phone = browser.new_context(**PHONE, color_scheme="light").new_page()
+    watcher_phone = browser.new_context(**PHONE, color_scheme="light").new_page()
+    errors: list[str] = []
+    for page in (scorer_phone, watcher_phone):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    # The scorer unlocks with the PIN on the setup page and starts a short Octoplus game.
+    scorer_phone.goto(server.url + "/setup")
+    scorer_phone.fill("#setup-pin", PIN)
+    tap(scorer_phone, "form.pin-form button")
+    scorer_phone.wait_for_url(server.url + "/setup")
+    scorer_phone.check("input[value=octoplus]")
+    names = scorer_phone.locator("#names input")
+    names.nth(0).fill("Ana")
+    names.nth(1).fill("Ben")
+    scorer_phone.locator("details summary").click()
+    scorer_phone.locator("#options input[name=hand_size]").fill("2")
+    scorer_phone.locator("#options input[name=max_rounds]").fill("1")
+    tap(scorer_phone, "#new-game button[type=submit]")
+    scorer_phone.wait_for_url(server.url + "/")
+
+    # The other phone opens the table and waits for live updates.
+    watcher_phone.goto(server.url + "/")
+    watcher_phone.wait_for_selector("#live.on")
+    assert watcher_phone.locator("#players .player").count() == 2
+    assert watcher_phone.locator("#controls").is_hidden()  # no PIN, no controls
+
+    # Turn up a 1, Ana plays 1, Ben plays 2, Ana plays her last card 3: the round is over.
+    tap(scorer_phone, "#entry [data-card='1']")
+    watcher_phone.wait_for_function("document.querySelector('#running').textContent === '1'")
+    for card in ("1", "2", "3"):
+        tap(scorer_phone, f"#entry [data-card='{card}']")
+        tap(scorer_phone, "#end-turn")
+        scorer_phone.wait_for_function(
+            "(c) => document.querySelector('#top-card').textContent === c", arg=card
+        )
+    watcher_phone.wait_for_function("document.querySelector('#turn').textContent.includes('show your hands')")
+    assert watcher_phone.locator("#last-play").inner_text() == "Ana: 2 + 3 = 5; Ana is out, round 1 over"
+
+    # Ben shows his last card, a 5: round 1 of 1 is scored and the game is over.
+    tap(scorer_phone, "#entry [data-card='5']")
+    tap(scorer_phone, "#reveal-submit")
+    watcher_phone.wait_for_selector("#winner:not([hidden])")
+    assert "Ana wins" in watcher_phone.locator("#winner h1").inner_text()
+    assert watcher_phone.locator("[data-total='1']").inner_text() == "0"
+    assert watcher_phone.locator("[data-total='2']").inner_text() == "5"
+    assert watcher_phone.locator("#sheet tbody tr").count() == 1
+    watcher_phone.wait_for_selector("#chart svg polyline", state="attached")
+    assert errors == []
+
+    out = DOCS if os.environ.get("OCTOTABLE_WRITE_SCREENSHOT") == "1" else tmp_path
+    watcher_phone.screenshot(path=str(out / "phone-view.png"), full_page=True)
+    dark = browser.new_context(**PHONE, color_scheme="dark").new_page()
+    dark.goto(server.url + "/")
+    dark.wait_for_selector("#chart svg polyline", state="attached")
+    dark.screenshot(path=str(tmp_path / "phone-view-dark.png"), full_page=True)
+    assert (out / "phone-view.png").stat().st_size > 10_000
+
+
+def test_the_page_resyncs_after_being_hidden_and_polls_when_the_stream_is_refused(
+    server: BackgroundServer, browser: Any
+) -> None:
+    from playwright.sync_api import Route
+
+    page = browser.new_context(**PHONE).new_page()
+    refused = {"count": 0}
+
+    def refuse(route: Route) -> None:
+        refused["count"] += 1
+        route.fulfill(status=503, content_type="application/json", body='{"error": "busy"}')
+
+    page.route("**/events", refuse)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#live.poll")  # EventSource gave up: the page polls /api/state
+    table: Table = server.app.extensions[EXTENSION]
+    from scorer.cards import OctoCard
+    from scorer.events import TurnUp
+
+    table.service.apply(TurnUp(OctoCard.number(6)))
+    page.wait_for_function("document.querySelector('#running').textContent === '6'", timeout=10_000)
+    assert refused["count"] >= 1
+    page.unroute("**/events")
+    page.wait_for_selector("#live.on", timeout=15_000)  # and reconnects by itself later
