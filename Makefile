@@ -33,3 +33,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+
+# Rendered scene fixtures (tests/fixtures/scenes): the same seed writes the same files.
+fixtures: $(STAMP)
+	$(BIN)/python tools/make_fixtures.py
