@@ -33,6 +33,8 @@ from webui.config import ServeConfig
 from webui.context import EXTENSION, Table
 
 CLIENTS = 8
+LONG_GAME = {"max_rounds": "1000", "end_total": "1000000"}
+"""House rules that keep the simulated game going for as many events as asked."""
 
 
 class StreamClient(threading.Thread):
@@ -101,12 +103,13 @@ def run(send_bytes: int, events: int, seed: int) -> tuple[list[float], list[floa
             background.stop()
             table.service.store.close()
             return None
-        script = simulate(rules_for("octoplus"), 4, random.Random(seed))
+        service = table.service
+        service.new_game("octoplus", ["Ana", "Ben", "Cleo", "Dan"], LONG_GAME)
+        script = simulate(rules_for("octoplus", LONG_GAME), 4, random.Random(seed), max_events=events * 2)
         plays = [e for e in script.effective_events() if not isinstance(e, Undone)][:events]
         samples: list[float] = []
         after_store: list[float] = []
         applying: list[float] = []
-        service = table.service
         for event in plays:
             started = time.perf_counter()
             service.apply(event)
@@ -139,6 +142,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     print(f"{CLIENTS} SSE clients on loopback, {args.events} events of a simulated 4-player Octoplus game")
+    print("(latency from the call of apply to each client's receipt of the new snapshot)")
     for label, send_bytes in (
         ("send_bytes=1 (octotable)", 1),
         ("send_bytes=18000 (waitress default)", 18000),
