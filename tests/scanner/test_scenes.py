@@ -250,3 +250,34 @@ def test_fixture_truth_quads_frame_the_cards_in_the_images() -> None:
     assert len(scores) >= 40
     assert float(np.median(scores)) > 0.85
     assert min(scores) > 0.6
+
+
+def _overlap(a: object, b: object) -> bool:
+    pa = np.array(a, dtype=np.float32)
+    pb = np.array(b, dtype=np.float32)
+    area, _ = cv2.intersectConvexConvex(pa, pb)
+    return float(area) > 1.0
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_truth_of_random_layouts_is_consistent(layout: str) -> None:
+    for seed in range(3):
+        scene = random_scene(
+            np.random.default_rng(seed),
+            DeckKind.OCTOPLUS,
+            layout,
+            size=(640, 360),
+            card_px=80.0,
+            arms=seed % 2,
+        )
+        _, truth = render(scene, np.random.default_rng(0))
+        cards = truth.cards
+        assert len(cards) == len(scene.cards) and cards
+        for c in cards:
+            above = [d for d in cards if d.z > c.z and _overlap(c.corners, d.corners)]
+            assert c.top == (not above), f"{layout} seed {seed}: {c.card} z={c.z} top={c.top}"
+            if c.visible_fraction == 1.0:
+                assert c.index_visible == (True, True)
+            if not c.top:
+                assert c.visible_fraction < 1.0
+        assert cards[-1].top
