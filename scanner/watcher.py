@@ -35,7 +35,7 @@ from scanner.types import Detection, Frame, Image
 from scanner.watcher_confirm import SeenCard, confirm
 from scanner.watcher_image import SmallView, changed, iou, quad_mask, shrink, skin
 from scanner.watcher_params import WatcherParams
-from scanner.watcher_zones import AngleZones, SeatZones
+from scanner.watcher_zones import AngleZones, SeatZones, zone_count
 from scorer.cards import DeckKind
 
 log = logging.getLogger(__name__)
@@ -102,8 +102,9 @@ class Watcher:
     ) -> None:
         if not 1 <= seats <= 8:
             raise ValueError(f"Watcher: seats must be 1..8, got {seats!r}")
-        if zones is not None and zones.seats != seats:
-            raise ValueError(f"Watcher: {zones.seats} seat zones for {seats} seats")
+        count = zone_count(zones) if zones is not None else None
+        if count is not None and count != seats:
+            raise ValueError(f"Watcher: {count} seat zones for {seats} seats")
         self.detect = detect
         self.layout = Layout.of(deck)
         self.seats = seats

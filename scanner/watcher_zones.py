@@ -18,14 +18,20 @@ from scanner.types import Point
 
 
 class SeatZones(Protocol):
-    """What the watcher needs of seat zones."""
-
-    @property
-    def seats(self) -> int: ...
+    """What the watcher needs of seat zones (calibration's zones fit too)."""
 
     def seat_of(self, point: Point) -> int:
         """The seat (1-based) whose zone holds ``point`` (pixel coordinates of the frame)."""
         ...
+
+
+def zone_count(zones: object) -> int | None:
+    """How many seats ``zones`` has, if it says (``seats`` or ``players``)."""
+    for name in ("seats", "players"):
+        value = getattr(zones, name, None)
+        if isinstance(value, int):
+            return value
+    return None
 
 
 def clockwise_from_bottom(dx: float, dy: float) -> float:

@@ -112,21 +112,44 @@ def test_replay_command_names_a_missing_folder(tmp_path: Path, capsys: pytest.Ca
     assert "nothing" in capsys.readouterr().err
 
 
-def test_replay_command_warns_that_calibration_is_not_used_yet(caplog: pytest.LogCaptureFixture) -> None:
-    folder = GAMES / "card-nudged"
+def test_replay_command_takes_seat_zones_and_card_size_from_a_calibration_file(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = GAMES / "oktris-4p-deal"
+    calibration = str(folder / "calibration.toml")
     args = [
         "replay",
         str(folder),
         "--game",
-        "octoplus",
+        "oktris",
         "--players",
-        "3",
+        "4",
         "--truth",
         "--calibration",
-        "x.toml",
+        calibration,
     ]
-    assert main(args) == 0
-    assert "not used yet" in caplog.text
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"] == expected("oktris-4p-deal")[3]["totals"]
+
+
+def test_replay_command_rejects_a_calibration_for_another_number_of_players(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = GAMES / "oktris-4p-deal"
+    calibration = str(GAMES / "octoplus-3p-round" / "calibration.toml")
+    args = [
+        "replay",
+        str(folder),
+        "--game",
+        "oktris",
+        "--players",
+        "4",
+        "--truth",
+        "--calibration",
+        calibration,
+    ]
+    assert main(args) == 1
+    assert "for 3 players, not 4" in capsys.readouterr().err
 
 
 def test_people_file_lines_must_be_events(tmp_path: Path) -> None:

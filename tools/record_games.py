@@ -6,6 +6,8 @@ The same script always writes the same files.
 Each folder holds what a camera would have recorded and what should come of it:
 
 - ``frame_NNNN.jpg``: the frames, in name order (640x360 JPEG);
+- ``calibration.toml``: what calibrating this table would give (frame size, a
+  card's size in pixels, equal seat zones, the deck), for ``--calibration``;
 - ``timestamps.txt``: one seconds value per frame (pauses last long in time but
   cost one frame);
 - ``people.txt``: what people told the page during the game, one event per line
@@ -47,10 +49,18 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scanner.scenes import Arm, Imaging, Lighting, PlacedCard, Scene, Table, render  # noqa: E402
+from calibration.config import (  # noqa: E402
+    Calibration,
+    CameraSettings,
+    DeckSettings,
+    TableSettings,
+    save,
+)
+from calibration.seats import default_zones  # noqa: E402
+from scanner.scenes import CARD_ASPECT, Arm, Imaging, Lighting, PlacedCard, Scene, Table, render  # noqa: E402
 from scanner.scenes_paint import TableKind  # noqa: E402
 from scanner.types import Image, Point  # noqa: E402
-from scorer.cards import OctoCard, StdCard  # noqa: E402
+from scorer.cards import DeckKind, OctoCard, StdCard  # noqa: E402
 from scorer.events import Event, Give, Play, Reveal, Source, Trick, TurnUp  # noqa: E402
 from scorer.game import Game, rules_for  # noqa: E402
 from scorer.notation import format_event, format_log  # noqa: E402
@@ -140,6 +150,13 @@ class Recorder:
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
+        calibration = Calibration(
+            camera=CameraSettings(WIDTH, HEIGHT),
+            table=TableSettings(card_size_px=(round(CARD_PX * CARD_ASPECT, 2), CARD_PX)),
+            seats=default_zones(self.seats, WIDTH, HEIGHT),
+            deck=DeckSettings(DeckKind.OCTOPLUS if game.name == "octoplus" else DeckKind.OKTRIS),
+        )
+        save(calibration, folder / "calibration.toml")
         for i, image in enumerate(self.images):
             cv2.imwrite(str(folder / f"frame_{i:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         (folder / "timestamps.txt").write_text("".join(f"{f['t']:.3f}\n" for f in self.frames))

@@ -47,7 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=("octoplus", "oktris"), required=True, help="which game is played")
     parser.add_argument("--players", type=int, required=True, metavar="N", help="number of players")
     parser.add_argument("--templates", metavar="DIR", help="a template folder (default: built-in)")
-    parser.add_argument("--calibration", metavar="FILE", help="a calibration file (not used yet)")
+    parser.add_argument(
+        "--calibration", metavar="FILE", help="a calibration file: seat zones, card size, templates"
+    )
     parser.add_argument("--json", action="store_true", help="print the score sheet and events as JSON")
     parser.add_argument(
         "--truth",
@@ -100,17 +102,28 @@ def read_people(folder: Path, players: Sequence[str]) -> list[Event]:
     return events
 
 
-def scanner_detector(deck: DeckKind, templates_dir: str | None = None) -> Detector:
+def scanner_detector(
+    deck: DeckKind, templates_dir: str | None = None, card_size_px: tuple[float, float] | None = None
+) -> Detector:
     """The real scanner as the watcher's detector (a bad frame gives no detection).
+
+    ``card_size_px`` (short, long side in frame pixels, from calibration) helps it
+    rebuild cards lying over each other.
 
     Raises:
         TemplateError: the template folder cannot be loaded.
     """
+    import dataclasses
+
+    from scanner.params import ScannerParams
     from scanner.scan import Scanner
     from scanner.templates import Templates
 
     templates = Templates.load(Path(templates_dir)) if templates_dir else None
-    scanner = Scanner(deck, templates)
+    params = ScannerParams()
+    if card_size_px is not None:
+        params = dataclasses.replace(params, find=dataclasses.replace(params.find, card_size_px=card_size_px))
+    scanner = Scanner(deck, templates, params)
     scanner.warm_up()
 
     def detect(image: Image) -> Sequence[Detection]:
@@ -167,6 +180,7 @@ def replay_folder(
     *,
     detect: Detector | None = None,
     templates_dir: str | None = None,
+    card_size_px: tuple[float, float] | None = None,
     watcher_params: WatcherParams | None = None,
     proposal_params: ProposalParams | None = None,
     zones: SeatZones | None = None,
@@ -187,7 +201,7 @@ def replay_folder(
     deck = deck_of(game_name)
     people = deque(read_people(folder, game.players))
     watcher = Watcher(
-        detect or scanner_detector(deck, templates_dir),
+        detect or scanner_detector(deck, templates_dir, card_size_px),
         deck=deck,
         seats=players,
         params=watcher_params,
@@ -224,27 +238,57 @@ def replay_folder(
     return run
 
 
+@dataclass(frozen=True)
+class TableSetup:
+    """What a calibration file tells a replay: seat zones, a card's size, the template folder."""
+
+    zones: SeatZones | None = None
+    card_size_px: tuple[float, float] | None = None
+    templates_dir: str | None = None
+
+
+def table_setup(path: str | None, players: int) -> TableSetup:
+    """The setup a calibration file gives (nothing without a file).
+
+    Raises:
+        CalibrationError: the file is missing or wrong, or its seats are not ``players``.
+    """
+    if path is None:
+        return TableSetup()
+    from calibration.config import CalibrationError, load
+
+    calibration = load(path)
+    if calibration.seats.players != players:
+        raise CalibrationError(
+            path, [f"its seats are for {calibration.seats.players} players, not {players}"]
+        )
+    templates = calibration.deck.templates
+    return TableSetup(
+        calibration.seats, calibration.table.card_size_px, str(templates) if templates else None
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay the folder and print events and the score sheet; 1 for a folder or option that is wrong."""
+    from calibration.config import CalibrationError
     from scanner.templates import TemplateError
     from webui.commands.score import render_sheet
 
-    if args.calibration:
-        log.warning(
-            "--calibration %s is not used yet: default seat zones and parameters apply", args.calibration
-        )
     folder = Path(args.folder)
     try:
+        setup = table_setup(args.calibration, args.players)
         truth = TruthDetector(folder) if args.truth else None
         result = replay_folder(
             folder,
             args.game,
             args.players,
             detect=truth,
-            templates_dir=args.templates,
+            templates_dir=args.templates or setup.templates_dir,
+            card_size_px=setup.card_size_px,
+            zones=setup.zones,
             on_frame=truth.at if truth is not None else None,
         )
-    except (SourceError, TemplateError, ScorerError, OSError) as error:
+    except (SourceError, TemplateError, ScorerError, CalibrationError, OSError) as error:
         print(f"octotable replay: {error}", file=sys.stderr)
         return 1
     for outcome in result.flagged:
