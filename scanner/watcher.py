@@ -299,6 +299,8 @@ class Watcher:
             self._last_pile = view.timestamp
         zones = self._zones(view)
         shown = {zones.seat_of(c.centre) for c in new if c.card is not None and not self._in_pile(c, view)}
+        if shown:
+            self._last_pile = None  # hands are shown when the round is over: no turn to end
         for seat in sorted(shown):
             hand = sorted(
                 (

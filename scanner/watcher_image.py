@@ -28,13 +28,19 @@ class SmallView:
 
 
 def shrink(image: Image, params: WatcherParams) -> SmallView:
-    """The small copy of ``image`` (``params.small_width`` wide; never enlarged)."""
+    """The small copy of ``image``: halved (by area averaging) while it stays ``params.small_width`` wide.
+
+    Halving exactly (an odd last row or column is dropped) keeps OpenCV on its
+    fast path; any other factor costs ten times more.
+    """
     height, width = image.shape[:2]
-    scale = min(1.0, params.small_width / float(width))
-    small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
     colour: Image = image
-    if scale < 1.0:
-        colour = cast(Image, cv2.resize(image, small_size, interpolation=cv2.INTER_AREA))
+    scale = 1.0
+    while colour.shape[1] // 2 >= params.small_width and colour.shape[0] >= 4:
+        h, w = colour.shape[:2]
+        even = colour[: h - h % 2, : w - w % 2]
+        colour = cast(Image, cv2.resize(even, (w // 2, h // 2), interpolation=cv2.INTER_AREA))
+        scale /= 2.0
     grey = cast(Image, cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
     if params.blur > 1:
         grey = cast(Image, cv2.blur(grey, (params.blur, params.blur)))

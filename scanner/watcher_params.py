@@ -11,16 +11,17 @@ from typing import Any
 class WatcherParams:
     """How the watcher decides that the table is still, that a view is confirmed, and what changed.
 
-    Motion and change are measured on a small grey copy of each frame
-    (``small_width`` pixels wide, blurred by ``blur``): a pixel changed when its
-    grey level differs by more than ``pixel_threshold``.
+    Motion and change are measured on a small grey copy of each frame (the
+    frame halved while it stays at least ``small_width`` pixels wide, blurred by
+    ``blur``): a pixel changed when its grey level differs by more than
+    ``pixel_threshold``.
 
     Raises (on construction):
         ValueError: a field is out of range; the message names the field and the value.
     """
 
     small_width: int = 240
-    """Width in pixels of the grey copy used for motion and change."""
+    """Least width in pixels of the grey copy used for motion and change (640 or 1280 wide: 320)."""
     blur: int = 3
     """Side of the box blur applied to the grey copy (1 = none)."""
     pixel_threshold: int = 20
