@@ -42,7 +42,7 @@ from scanner.find_geometry import (
     refine,
     side_lengths,
 )
-from scanner.find_split import Corner, choose, corners_of, estimate_size, hypotheses
+from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses
 from scanner.find_top import mark_tops
 from scanner.find_work import Work, make_work
 from scanner.params import FindParams
@@ -155,7 +155,7 @@ def _lone_cards(work: Work, p: FindParams) -> list[FloatArray]:
     ):
         contours, _ = cv2.findContours(binary, mode, cv2.CHAIN_APPROX_NONE)
         for c in contours:
-            if not min_area * 0.7 <= cv2.contourArea(c) <= max_area:
+            if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.15):
                 continue
             quad = _lone_quad(c, p)
             if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
@@ -163,6 +163,21 @@ def _lone_cards(work: Work, p: FindParams) -> list[FloatArray]:
             if not verify or _looks_like_card(quad, work, p):
                 lone.append(quad)
     return _dedupe(lone, p)
+
+
+def _explained(contour: Arr, cards: list[FloatArray], max_ratio: float) -> bool:
+    """Whether an outline lies on one of ``cards`` (its box centre inside the card) and is at most
+    ``max_ratio`` times that card's area: then it is that card, or a part of it."""
+    if not cards:
+        return False
+    x, y, w, h = cv2.boundingRect(contour)
+    centre = (x + w / 2.0, y + h / 2.0)
+    area = cv2.contourArea(contour)
+    for quad in cards:
+        poly = quad.astype(np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(poly, centre, False) >= 0 and area <= max_ratio * cv2.contourArea(poly):
+            return True
+    return False
 
 
 def _split_cards(work: Work, lone: list[FloatArray], p: FindParams) -> list[FloatArray]:
@@ -173,16 +188,17 @@ def _split_cards(work: Work, lone: list[FloatArray], p: FindParams) -> list[Floa
     for binary in (work.union, work.split):
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in contours:
-            if cv2.contourArea(c) >= p.min_part_area * min_area:
+            if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15):
                 corners.extend(corners_of(c, p))
-    size: tuple[float, float] | None
     if p.card_size_px is not None:
-        size = (p.card_size_px[0] * work.scale, p.card_size_px[1] * work.scale)
+        shorts = [p.card_size_px[0] * work.scale]
     else:
-        size = estimate_size(lone, corners, math.sqrt(min_area / p.card_aspect), p)
+        shorts = candidate_sizes(lone, corners, math.sqrt(min_area / p.card_aspect), p)
+    max_area = p.max_card_area * area
+    shorts = [s for s in shorts if min_area <= s * s * p.card_aspect <= max_area]
     chosen = list(lone)
-    if size is not None and corners:
-        choose(chosen, hypotheses(corners, size, work, p), work, p)
+    if shorts and corners:
+        choose(chosen, hypotheses(corners, shorts, work, p), work, p)
     return chosen
 
 

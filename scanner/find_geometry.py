@@ -78,10 +78,9 @@ def is_card_quad(quad: FloatArray, p: FindParams) -> bool:
 
 
 def quad_distance(a: FloatArray, b: FloatArray) -> float:
-    """Mean corner distance between two quads, whatever their corner order."""
-    a = order_corners(a)
-    b = order_corners(b)
-    return min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean()) for k in range(4))
+    """Mean distance from each corner of ``a`` to the nearest corner of ``b`` (any corner order)."""
+    d = a[:, None, :] - b[None, :, :]
+    return float(np.sqrt((d * d).sum(axis=2)).min(axis=1).mean())
 
 
 def intersect(line1: Line, line2: Line) -> FloatArray | None:

@@ -25,7 +25,6 @@ from scanner.find_geometry import (
     FloatArray,
     fit_line,
     intersect,
-    is_card_quad,
     quad_distance,
     side_lengths,
 )
@@ -75,8 +74,8 @@ def corners_of(contour: Arr, p: FindParams) -> list[Corner]:
     poly = cv2.approxPolyDP(contour, p.corner_epsilon, True).reshape(-1, 2)
     if len(poly) < 3:
         return []
-    index = {(int(x), int(y)): i for i, (x, y) in enumerate(contour.reshape(-1, 2))}
-    idx = [index[(int(x), int(y))] for x, y in poly]
+    flat = contour.reshape(-1, 2)
+    idx = [int(np.flatnonzero((flat[:, 0] == x) & (flat[:, 1] == y))[0]) for x, y in poly]
     orientation = 1.0 if cv2.contourArea(contour, oriented=True) > 0 else -1.0
     m = len(idx)
     good = [_is_corner_vertex(pts, idx, k, orientation, p) for k in range(m)]
@@ -143,24 +142,31 @@ def _arm_line(pts: FloatArray, start: int, end: int, n: int) -> tuple[FloatArray
     return fit_line(chosen)
 
 
-def hypotheses(
-    corners: list[Corner], size: tuple[float, float], work: Work, p: FindParams
-) -> list[Hypothesis]:
-    """Card-size parallelograms on each corner, both ways round, scored on ``work``."""
-    short, long = size
+def hypotheses(corners: list[Corner], shorts: list[float], work: Work, p: FindParams) -> list[Hypothesis]:
+    """Card parallelograms on each corner, both ways round, of each candidate size, scored on ``work``.
+
+    An arm that is a whole side (it ends at a card corner) close to the size
+    taken for it keeps its own length, which follows perspective.
+    """
     quads: list[FloatArray] = []
     owners: list[int] = []
     slack = 1.0 + p.arm_slack
     for ci, c in enumerate(corners):
-        for a, b in ((long, short), (short, long)):
-            if c.length1 > a * slack or c.length2 > b * slack:
-                continue
-            quad = np.array(
-                [c.point, c.point + c.arm1 * a, c.point + c.arm1 * a + c.arm2 * b, c.point + c.arm2 * b]
-            )
-            if is_card_quad(quad, p):
-                quads.append(quad)
-                owners.append(ci)
+        for short in shorts:
+            long = short * p.card_aspect
+            for a, b in ((long, short), (short, long)):
+                if c.length1 > a * slack or c.length2 > b * slack:
+                    continue
+                if c.full1 and abs(c.length1 / a - 1.0) < p.arm_slack:
+                    a = c.length1
+                if c.full2 and abs(c.length2 / b - 1.0) < p.arm_slack:
+                    b = c.length2
+                quad = np.array(
+                    [c.point, c.point + c.arm1 * a, c.point + c.arm1 * a + c.arm2 * b, c.point + c.arm2 * b]
+                )
+                if abs(max(a, b) / min(a, b) - p.card_aspect) <= p.aspect_tolerance * p.card_aspect:
+                    quads.append(quad)
+                    owners.append(ci)
     if not quads:
         return []
     stack = np.stack(quads)  # (H, 4, 2)
@@ -230,7 +236,9 @@ def choose(
     for hyp in sorted(candidates, key=lambda h: -h.score):
         if hyp.on_card < p.min_inside or hyp.support < p.min_support or hyp.corner in used_corners:
             continue
-        short, _ = side_lengths(hyp.quad)
+        short = min(
+            float(np.hypot(*(hyp.quad[1] - hyp.quad[0]))), float(np.hypot(*(hyp.quad[3] - hyp.quad[0])))
+        )
         if any(quad_distance(hyp.quad, q) < p.duplicate_distance * short for q in chosen):
             continue
         grid = _grid(hyp.quad[None])
@@ -246,35 +254,39 @@ def choose(
     return added
 
 
-def estimate_size(
+def candidate_sizes(
     lone: list[FloatArray], corners: list[Corner], min_short: float, p: FindParams
-) -> tuple[float, float] | None:
-    """Card size (short, long) in work pixels.
+) -> list[float]:
+    """Candidate card short sides in work pixels, most likely first.
 
-    The median lone card when there is one; else the size that the most whole
-    sides seen (arms running from a card corner to a card corner) agree with, each
-    side taken as a short or a long side; else the longest arm seen as a long side.
-    Sides shorter than ``min_short`` (the short side of the smallest card) are ignored.
+    The median lone card when there is one; then the sizes that the most whole
+    sides seen (arms running from a card corner to a card corner) agree with,
+    each side taken as a short or a long side; then the longest arm seen taken
+    as a long side.  Sides shorter than ``min_short`` (the short side of the
+    smallest card) are ignored.
     """
+    tol = p.size_tolerance
+    out: list[float] = []
+
+    def add(short: float) -> None:
+        if short >= min_short * (1.0 - tol) and all(abs(short / o - 1.0) >= tol for o in out):
+            out.append(short)
+
     if lone:
-        lengths = np.array([side_lengths(q) for q in lone])
-        return (float(np.median(lengths[:, 0])), float(np.median(lengths[:, 1])))
-    if not corners:
-        return None
+        add(float(np.median([side_lengths(q)[0] for q in lone])))
     sides = np.array(
         [c.length1 for c in corners if c.full1] + [c.length2 for c in corners if c.full2], np.float64
     )
-    sides = sides[sides >= min_short * (1.0 - p.size_tolerance)]
-    tol = p.size_tolerance
     shorts = np.concatenate([sides, sides / p.card_aspect])
-    shorts = shorts[shorts >= min_short * (1.0 - tol)]
     if len(shorts):
         as_short = np.abs(sides[None, :] / shorts[:, None] - 1.0) < tol
         as_long = np.abs(sides[None, :] / (shorts[:, None] * p.card_aspect) - 1.0) < tol
         votes = as_short.sum(axis=1) + as_long.sum(axis=1)
-        best = int(np.lexsort((shorts, votes))[-1])
-        agree = np.concatenate([sides[as_short[best]], sides[as_long[best]] / p.card_aspect])
-        short = float(np.median(agree))
-        return (short, short * p.card_aspect)
-    longest = max(max(c.length1, c.length2) for c in corners)
-    return (longest / p.card_aspect, longest)
+        for best in np.lexsort((shorts, votes))[::-1][: 2 * len(shorts)]:
+            if len(out) >= p.max_sizes:
+                break
+            agree = np.concatenate([sides[as_short[best]], sides[as_long[best]] / p.card_aspect])
+            add(float(np.median(agree)))
+    if corners and len(out) < p.max_sizes + 1:
+        add(max(max(c.length1, c.length2) for c in corners) / p.card_aspect)
+    return out

@@ -57,6 +57,7 @@ class FindParams:
         corner_epsilon: outline simplification tolerance (work pixels) when looking for card corners.
         min_arm: both arms of a card corner are at least this long (work pixels).
         size_tolerance: relative tolerance within which whole sides seen agree on the card size.
+        max_sizes: card sizes tried, besides the longest side seen, when the size is not known.
         arm_slack: an arm may exceed the card side it is taken for by this fraction.
         min_inside: a card rebuilt from a corner lies at least this much on card pixels.
         min_support: ... and at least this fraction of its outline shows as an edge.
@@ -105,6 +106,7 @@ class FindParams:
     min_arm: float = 4.0
     arm_slack: float = 0.2
     size_tolerance: float = 0.08
+    max_sizes: int = 2
     min_inside: float = 0.85
     min_support: float = 0.4
     min_new_area: float = 0.12
@@ -192,6 +194,7 @@ class FindParams:
         _check("find.min_arm", self.min_arm, 0.0, 1000.0)
         _check("find.arm_slack", self.arm_slack, 0.0, 2.0)
         _check("find.size_tolerance", self.size_tolerance, 0.0, 1.0)
+        _check("find.max_sizes", self.max_sizes, 1, 10)
         _check("find.min_inside", self.min_inside, 0.0, 1.0)
         _check("find.min_support", self.min_support, 0.0, 1.0)
         _check("find.min_new_area", self.min_new_area, 0.0, 1.0)
