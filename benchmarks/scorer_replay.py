@@ -4,8 +4,9 @@ Builds a 10,000-event log per game with the simulator (one long game: the
 end-of-game limits raised by house rules, the simulation stopped at 10,000
 events) and prints, as the median of several runs: ``Game.replay`` of the
 events (and, for comparison, the bare fold of the engine's ``step``),
-``parse_log`` of the log text (parse + replay), ``format_log``, one ``undo`` at
-the end of the log (a full replay) and ``snapshot``.
+``parse_log`` of the log text (parse + replay), these three taking turns run by
+run, then ``format_log``, one ``undo`` at the end of the log (a full replay) and
+``snapshot``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from scorer.events import Undone
 from scorer.game import Game, Rules, engine_for
@@ -37,14 +38,25 @@ def long_log(rules: Rules, players: int) -> Game:
     return game
 
 
+def elapsed_ms(action: Callable[[], object]) -> float:
+    """The wall time of one call of ``action`` in milliseconds."""
+    start = time.perf_counter()
+    action()
+    return (time.perf_counter() - start) * 1000
+
+
 def median_ms(action: Callable[[], object], runs: int = RUNS) -> float:
     """The median wall time of ``action`` in milliseconds."""
-    times = []
+    return statistics.median(elapsed_ms(action) for _ in range(runs))
+
+
+def interleaved_ms(actions: Sequence[Callable[[], object]], runs: int = RUNS) -> list[float]:
+    """The median wall time of each action, the actions taking turns run by run (fair comparison)."""
+    times: list[list[float]] = [[] for _ in actions]
     for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+        for action, bucket in zip(actions, times, strict=True):
+            bucket.append(elapsed_ms(action))
+    return [statistics.median(bucket) for bucket in times]
 
 
 def measure(label: str, game: Game) -> None:
@@ -66,9 +78,9 @@ def measure(label: str, game: Game) -> None:
             if not isinstance(event, Undone) and event.seq not in undone:
                 state = engine.step(game.rules, state, event)
 
-    bare = median_ms(fold)
-    replay = median_ms(lambda: Game.replay(game.rules, game.players, events))
-    parse = median_ms(lambda: parse_log(text))
+    bare, replay, parse = interleaved_ms(
+        [fold, lambda: Game.replay(game.rules, game.players, events), lambda: parse_log(text)]
+    )
     fmt = median_ms(lambda: format_log(game))
     for _ in range(RUNS):
         undo_last()
