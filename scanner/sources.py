@@ -298,7 +298,7 @@ def open_source(
     given pacing; any other existing file is a video file.  ``auto`` picks the
     Pi camera if there is one, else OpenCV device 0 if it delivers a frame, else
     the demo replay folder (``demo_dir``, by default :data:`DEFAULT_DEMO_DIR`)
-    in real time and looping.
+    in real time, once (played again it would show the same cards twice).
 
     Raises:
         SourceSpecError: the specification names nothing usable.
@@ -313,7 +313,7 @@ def open_source(
             return open_source("opencv:0")
         folder = demo_dir or DEFAULT_DEMO_DIR
         log.info("source auto: no camera; playing the demo folder %s", folder)
-        return ReplaySource(folder, realtime=True, loop=True)
+        return ReplaySource(folder, realtime=True)
     if text == "picamera":
         return ResilientSource(lambda: PicameraSource(picamera), name="picamera")
     if text.startswith("opencv:"):

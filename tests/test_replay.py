@@ -68,6 +68,16 @@ def test_quiet_folder_with_the_rendered_truth_yields_no_event(name: str) -> None
     assert run.game.events == ()
 
 
+def test_the_pages_demo_replays_to_its_expected_log() -> None:
+    from scanner.sources import DEFAULT_DEMO_DIR
+
+    game = parse_log((DEFAULT_DEMO_DIR / "expected.log").read_text(encoding="utf-8"))
+    truth = TruthDetector(DEFAULT_DEMO_DIR)
+    run = replay_folder(DEFAULT_DEMO_DIR, "octoplus", 3, detect=truth, on_frame=truth.at)
+    assert run.flagged == []
+    assert list(run.game.events) == list(game.events)
+
+
 def test_every_recorded_folder_has_a_frame_per_timestamp_and_truth() -> None:
     for name in PLAYED + QUIET:
         folder = GAMES / name

@@ -27,6 +27,7 @@ Folders: ``octoplus-3p-round`` (a whole round for three players with a +2 chain,
 a -2, a Pass, two gives and shown hands), ``oktris-4p-deal`` (a whole deal for
 four players with an all-red trick and a late player), and three folders that
 must yield no event: ``idle-table``, ``hands-waving`` and ``card-nudged``.
+It also writes the web page's built-in demo, ``webui/data/demo/`` (same format).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ WIDTH, HEIGHT = 640, 360
 CARD_PX = 100.0
 ARM_WIDTH = 64.0
 JPEG_QUALITY = 62
+DEMO_QUALITY = 55
 STILL = 4
 """Frames of every still view: enough for the watcher's default two still frames and two readings."""
 
@@ -146,7 +148,7 @@ class Recorder:
         self.hands([(seat, placed.centre)], note)
         self.still(note, blurred_first=blurred)
 
-    def write(self, folder: Path, game: Game, people: Sequence[Event]) -> None:
+    def write(self, folder: Path, game: Game, people: Sequence[Event], quality: int = JPEG_QUALITY) -> None:
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
@@ -158,7 +160,7 @@ class Recorder:
         )
         save(calibration, folder / "calibration.toml")
         for i, image in enumerate(self.images):
-            cv2.imwrite(str(folder / f"frame_{i:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+            cv2.imwrite(str(folder / f"frame_{i:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         (folder / "timestamps.txt").write_text("".join(f"{f['t']:.3f}\n" for f in self.frames))
         (folder / "frames.json").write_text(
             "[\n" + ",\n".join(json.dumps(f, separators=(",", ":")) for f in self.frames) + "\n]\n"
@@ -376,6 +378,39 @@ def card_nudged() -> tuple[Recorder, Game, list[Event]]:
     return rec, Game.new(rules_for("octoplus"), 3), []
 
 
+# --- the page's built-in demo ----------------------------------------------------------------------
+
+DEMO = ROOT / "webui" / "data" / "demo"
+"""Where the demo goes: ``scanner.sources.DEFAULT_DEMO_DIR``, played when no camera is found."""
+
+
+def demo() -> tuple[Recorder, Game, list[Event]]:
+    """A short stretch of Octoplus at a human pace, legal for any number of players and needing nobody:
+    turn-up 3, a 2 (idle end), a +2, a 1 answering it, a Pass, a -2 (idle end), then the table is cleared."""
+    rec = Recorder("demo", 3, _scene(TableKind.GREY, 61), np.random.default_rng(61))
+    layout = np.random.default_rng(8)
+    game = Game.new(rules_for("octoplus"), 3)
+    rec.still("empty table")
+    plays: list[tuple[int, str, Event | None, float]] = [
+        (1, "3", TurnUp(OctoCard.number(3)), 1.0),
+        (1, "2", None, 3.6),
+        (2, "+2", None, 1.2),
+        (3, "1", None, 3.6),
+        (1, "P", None, 1.2),
+        (2, "-2", None, 3.6),
+    ]
+    for seat, text, event, pause in plays:
+        centre = (320.0 + layout.uniform(-14, 14), 180.0 + layout.uniform(-10, 10))
+        card = PlacedCard(OctoCard.parse(text), centre, float(layout.uniform(-25, 25)), "pile", seat)
+        rec.lay(seat, card, f"seat {seat} lays {text} on the pile")
+        game.apply(_scanned(event if event is not None else Play(seat, _octo(text))))
+        rec.wait(pause, "the table rests")
+    rec.cards.clear()
+    rec.hands([(1, (320.0, 180.0))], "the table is cleared")
+    rec.still("empty table")
+    return rec, game, []
+
+
 GAMES: dict[str, Callable[[], tuple[Recorder, Game, list[Event]]]] = {
     "octoplus-3p-round": octoplus_round,
     "oktris-4p-deal": oktris_deal,
@@ -388,7 +423,10 @@ GAMES: dict[str, Callable[[], tuple[Recorder, Game, list[Event]]]] = {
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT, help=f"where the folders go (default {OUT})")
-    parser.add_argument("--only", choices=sorted(GAMES), help="render one folder only")
+    parser.add_argument(
+        "--demo", type=Path, default=DEMO, help=f"where the page's demo goes (default {DEMO})"
+    )
+    parser.add_argument("--only", choices=[*sorted(GAMES), "demo"], help="render one folder only")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     for name, make in GAMES.items():
@@ -396,8 +434,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         rec, game, people = make()
         rec.write(args.out / name, game, people)
+    if args.only in (None, "demo"):
+        rec, game, people = demo()
+        rec.write(args.demo, game, people, quality=DEMO_QUALITY)
     total = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
-    log.info("all recorded games: %.2f MB", total / 1e6)
+    log.info("all recorded games (demo not included): %.2f MB", total / 1e6)
     return 0
 
 

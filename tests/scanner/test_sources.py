@@ -408,7 +408,8 @@ def test_auto_falls_back_to_the_demo_folder_without_cameras(
     source = open_source("auto", demo_dir=tmp_path)
     assert isinstance(source, ReplaySource)
     assert source.folder == tmp_path
-    assert source.realtime and source.loop
+    assert source.realtime
+    assert not source.loop
 
 
 def test_auto_prefers_the_pi_camera(monkeypatch: pytest.MonkeyPatch) -> None:
