@@ -8,8 +8,9 @@ confirmed view, unless a hand (skin-coloured, or anything changed that no card
 explains) is in it.  Comparing the new view with the last one gives the
 observations:
 
-- pile layout (Octoplus): new top cards of the pile (:class:`PileCard`, once
-  each, in order), cards laid in a seat's zone away from the pile
+- pile layout (Octoplus): the new top card of the pile (:class:`PileCard`, one
+  per change of the still table, so once each, in order), cards laid in a seat's
+  zone away from the pile
   (:class:`HandShown`), and :class:`TurnDone` when no card followed for
   ``turn_idle_s`` (or when :meth:`Watcher.signal_done` is called);
 - trick layout (Oktris): one new card per seat zone makes a :class:`TrickSeen`;
@@ -291,7 +292,12 @@ class Watcher:
 
     def _compare_pile(self, ref: View, view: View) -> list[Observation]:
         new = [card for card in view.cards if self._is_new(card, ref, view)]
-        pile = sorted((c for c in new if self._in_pile(c, view)), key=lambda c: c.top)
+        candidates = [c for c in new if self._in_pile(c, view)]
+        # One card lands on the pile between two still views; when the scanner offers several
+        # new outlines there, the identified top card it is surest of is the one played.
+        pile = sorted(candidates, key=lambda c: (c.card is not None, c.top, c.confidence))[-1:]
+        if len(candidates) > 1:
+            log.debug("watcher: %d new outlines on the pile, kept %s", len(candidates), pile[0].card)
         out: list[Observation] = [
             PileCard(c.card, c.confidence, c.candidates, view.frame_index, view.timestamp) for c in pile
         ]

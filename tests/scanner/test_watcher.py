@@ -43,6 +43,8 @@ class Table:
     cards: list[tuple[Card, Quad]] = field(default_factory=list)
     misread: dict[int, Card | None] = field(default_factory=dict)
     """frame index -> the card the detector reports for the top card in that frame"""
+    ghosts: list[Detection] = field(default_factory=list)
+    """outlines the detector reports on top of the drawn cards (a confused scanner)"""
     frames: list[Frame] = field(default_factory=list)
     truth: dict[int, list[Detection]] = field(default_factory=dict)
     t: float = 0.0
@@ -78,7 +80,7 @@ class Table:
         for _ in range(count):
             index = len(self.frames)
             self.frames.append(Frame(self.draw(hand), self.t, index))
-            self.truth[index] = self.detections(index)
+            self.truth[index] = self.detections(index) + self.ghosts
             self.t += dt
 
     def detect(self, image: Image) -> Sequence[Detection]:
@@ -152,6 +154,19 @@ def test_a_card_played_on_another_card_in_the_same_place_is_reported() -> None:
     play(table, octo("7"), rect(160, 120))
     seen = run(table, pile_watcher(table))
     assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("2"), octo("7")]
+
+
+def test_one_card_per_change_even_when_the_scanner_sees_extra_outlines_on_the_pile() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("2"), rect(160, 120))
+    table.ghosts = [
+        Detection(None, 0.2, rect(150, 112, 30, 40), True),
+        Detection(octo("6"), 0.4, rect(170, 128), True),
+    ]
+    play(table, octo("5"), rect(165, 124))
+    seen = run(table, pile_watcher(table))
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("2"), octo("5")]
 
 
 def test_a_nudged_card_is_not_a_new_card() -> None:
