@@ -199,16 +199,21 @@ def _octo(*texts: str) -> tuple[OctoCard, ...]:
 
 def octoplus_round() -> tuple[Recorder, Game, list[Event]]:
     """A round for three: turn-up 1; seat 1 makes 8 and gives; a +2 chain answered with exactly 8
-    (another give); a Pass; a turn with a -2 ended by the idle time; seat 1 goes out with 8; the
-    others show their hands (seat 3's 18 is void); the table is cleared."""
+    (another give); a Pass; a turn of 2, 2 (the second almost exactly on the first) and -2, ended
+    by the idle time; seat 1 plays its last three cards and is out; the others show their hands
+    (seat 3's 18 is void); the table is cleared."""
     rec = Recorder("octoplus-3p-round", 3, _scene(TableKind.GREY, 11), np.random.default_rng(11))
     layout = np.random.default_rng(5)
     game = Game.new(rules_for("octoplus"), 3)
     people: list[Event] = []
 
-    def pile(seat: int, text: str, *, blurred: bool = False) -> None:
+    def pile(seat: int, text: str, *, blurred: bool = False, near: bool = False) -> None:
         centre = (320.0 + layout.uniform(-14, 14), 180.0 + layout.uniform(-10, 10))
-        card = PlacedCard(OctoCard.parse(text), centre, float(layout.uniform(-25, 25)), "pile", seat)
+        angle = float(layout.uniform(-25, 25))
+        if near:  # almost exactly on the card below
+            below = rec.cards[-1]
+            centre, angle = (below.centre[0] + 7.0, below.centre[1] + 5.0), below.angle_deg + 4.0
+        card = PlacedCard(OctoCard.parse(text), centre, angle, "pile", seat)
         rec.lay(seat, card, f"seat {seat} lays {text} on the pile", blurred=blurred)
 
     def apply(event: Event) -> None:
@@ -238,17 +243,17 @@ def octoplus_round() -> tuple[Recorder, Game, list[Event]]:
     give(1, 2)
     pile(2, "P")
     apply(Play(2, _octo("P")))
-    pile(3, "5")
-    pile(3, "-2")
     pile(3, "2")
+    pile(3, "2", near=True)
+    pile(3, "-2")
     rec.wait(3.6, "seat 3 is done: the idle time ends the turn")
-    apply(Play(3, _octo("5", "-2", "2")))  # 1 + 5 - 2 + 2 = 6
+    apply(Play(3, _octo("2", "2", "-2")))  # 1 + 2 + 2 - 2 = 3
     rec.hands([(1, (330.0, 250.0))], "seat 1 reaches in and withdraws")
     rec.still("seat 1 thinks", count=2)
     pile(1, "3")
     pile(1, "2")
     pile(1, "1")
-    apply(Play(1, _octo("3", "2", "1")))  # 2 + 6 = 8 with the last cards: seat 1 is out
+    apply(Play(1, _octo("3", "2", "1")))  # -2 + 6 = 4 with the last cards: seat 1 is out
     hands = {
         2: (
             ("7", "6", "6", "5", "3", "+2", "-2"),
