@@ -37,11 +37,13 @@ class CameraParams:
     preview_fps: float = 5.0
     preview_width: int = 640
     jpeg_quality: int = 70
-    offline_after_s: float = 2.0
+    offline_after_s: float = 3.0
     status_every_s: float = 1.0
     retry_initial_s: float = 2.0
     retry_cap_s: float = 60.0
     demo_pace_s: float = 2.5
+    realtime_replay: bool = True
+    """Play ``replay:DIR`` sources at their recorded pace (off: as fast as they are read)."""
 
     def __post_init__(self) -> None:
         if not 0 < self.preview_fps <= 30:
@@ -78,6 +80,8 @@ class CameraThread:
         self._preview: tuple[int, bytes] | None = None
         self._preview_cond = threading.Condition()
         self._status = CameraStatus(source=config.source)
+        self._status_lock = threading.Lock()
+        self._offline_reason = "camera offline"
         self._threads: list[threading.Thread] = []
 
     # --- life ----------------------------------------------------------------
@@ -139,15 +143,24 @@ class CameraThread:
         return (len(times) - 1) / (times[-1] - times[0])
 
     def _report(self, **changes: Any) -> None:
-        fields = {**self._status.__dict__, **changes}
-        self._status = CameraStatus(**fields)
-        self.service.set_camera(self._status)
+        with self._status_lock:
+            if changes.get("live") is False:
+                if "message" in changes:
+                    self._offline_reason = str(changes["message"])
+                else:
+                    changes["message"] = self._offline_reason
+            if changes.get("live") is True:
+                self._offline_reason = "camera offline"
+            self._status = CameraStatus(**{**self._status.__dict__, **changes})
+            self.service.set_camera(self._status)
 
     def _watch(self) -> None:
         while not self._stop.wait(self.params.status_every_s):
             live = self._live()
-            message = "live" if live else self._status.message if not self._status.live else "camera offline"
-            self._report(live=live, fps=self._fps() if live else 0.0, message=message)
+            if live:
+                self._report(live=True, fps=self._fps(), message="live")
+            else:
+                self._report(live=False, fps=0.0)  # keeps the reason the pipeline gave
 
     # --- the pipeline -----------------------------------------------------------
 
@@ -156,12 +169,16 @@ class CameraThread:
         while not self._stop.is_set():
             try:
                 self._pipeline()
-                failures = 0
-                message = "camera stopped"
             except Exception as error:  # the camera is a guest: no failure of it stops the table
                 failures += 1
                 message = f"camera offline: {error}"
                 log.warning("%s", message, exc_info=log.isEnabledFor(logging.DEBUG))
+            else:
+                # A source ends by itself only when it is a recording played to its end:
+                # playing it again would score the same cards twice.
+                if not self._stop.is_set():
+                    self._report(live=False, message="the recording has ended", fps=0.0, still=None)
+                return
             self._report(live=False, message=message, fps=0.0, still=None)
             pause = min(self.params.retry_cap_s, self.params.retry_initial_s * 2 ** min(failures, 10))
             if self._stop.wait(pause):
@@ -170,13 +187,13 @@ class CameraThread:
     def _pipeline(self) -> None:
         import cv2
 
+        from calibration.runtime import scanner_setup
         from scanner.scan import Scanner
         from scanner.sources import DEFAULT_DEMO_DIR, ReplaySource, open_source
         from scanner.watcher import Watcher, detector_of
         from webui.proposals import Proposer
 
-        templates = self._templates()
-        source = open_source(self.config.source)
+        source = open_source(self.config.source, realtime=self.params.realtime_replay)
         self._source = source
         if (
             self.config.source == "auto"
@@ -202,9 +219,18 @@ class CameraThread:
                 wanted = (self.service.record.id, game.name, len(game.players))
                 if wanted != key:
                     deck = deck_of(game.name)
-                    if scanner is None or scanner.deck is not deck:
-                        scanner = Scanner(deck, templates.get(deck.value))
-                    watcher = Watcher(detector_of(scanner), deck=deck, seats=len(game.players))
+                    height, width = frame.image.shape[:2]
+                    setup = scanner_setup(
+                        self.config.calibration,
+                        deck=deck,
+                        players=len(game.players),
+                        templates_dir=self.config.templates,
+                        frame_size=(width, height),
+                    )
+                    scanner = Scanner(deck, setup.templates, setup.params)
+                    watcher = Watcher(
+                        detector_of(scanner), deck=deck, seats=len(game.players), zones=setup.zones
+                    )
                     proposer = Proposer(snapshot=self._snapshot_of(watcher))
                     key = wanted
                     seen_seq = game.seq
@@ -222,6 +248,9 @@ class CameraThread:
                     self._store_preview(cv2, frame.image, watcher.cards, frame.index)
                     if self._status.still != watcher.still:
                         self._report(still=bool(watcher.still))
+        if proposer is not None and not self._stop.is_set():
+            for outcome in proposer.end_turn(self.service):  # the recording ended mid-turn
+                log.info("camera: %s", outcome)
 
     def _run_demo(self) -> None:
         """No camera and no recorded demo: a simulated game at a human pace, once, on a fresh game."""
@@ -232,20 +261,6 @@ class CameraThread:
 
         self._report(live=False, message="no camera found: playing a simulated demo game")
         play_demo(self.service, self._stop, pace_s=self.params.demo_pace_s)
-
-    def _templates(self) -> dict[str, Any]:
-        if self.config.templates is None:
-            return {}
-        from scanner.templates import Templates
-        from scorer.cards import DeckKind
-
-        found: dict[str, Any] = {}
-        for deck in DeckKind:
-            try:
-                found[deck.value] = Templates.load(self.config.templates, deck)
-            except Exception as error:
-                log.warning("no %s templates in %s: %s", deck.value, self.config.templates, error)
-        return found
 
     def _observe(self, observation: Any, proposer: Any) -> None:
         from scanner.observations import describe

@@ -6,17 +6,21 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 from webui_helpers import login, make_app, post, table_of
 
-from scorer.events import Source
+from scorer.events import Event, Give, Source
+from scorer.notation import format_event
+from scorer.octoplus import OctoplusState, Phase
 from webui.camera import CameraParams, CameraThread
+from webui.commands.replay import read_people, replay_folder, table_setup
 from webui.config import ServeConfig
 from webui.demo import DEMO_NOTE, play_demo
-from webui.service import GameService
+from webui.service import Flagged, GameService
 from webui.store import EventStore
 
 
@@ -50,7 +54,7 @@ def test_a_replay_source_makes_the_camera_live_with_preview_frames(tmp_path: Pat
         assert response.status_code == 200
         chunk = next(iter(response.response))
         response.close()
-        assert chunk.startswith(b"--frame\r\nContent-Type: image/jpeg")
+        assert isinstance(chunk, bytes) and chunk.startswith(b"--frame\r\nContent-Type: image/jpeg")
     finally:
         assert table.camera is not None
         table.camera.stop()
@@ -124,3 +128,58 @@ def test_the_demo_never_plays_into_a_game_with_events(tmp_path: Path) -> None:
     service.apply(TurnUp(OctoCard.number(3)))
     assert play_demo(service, threading.Event(), pace_s=0.001) == 0
     assert service.game.seq == 1
+
+
+GAMES = Path(__file__).resolve().parents[1] / "fixtures" / "games"
+
+
+class PromptTable(GameService):
+    """A game service whose players answer "to whom?" at once, as ``octotable replay`` does."""
+
+    def __init__(self, store: EventStore, gives: list[Event]) -> None:
+        super().__init__(store, default_players=3)
+        self.gives = gives
+
+    def propose(self, event: Event | None, **kwargs: Any) -> Event | Flagged:
+        result = super().propose(event, **kwargs)
+        state = self.game.state
+        first = self.gives[0] if self.gives else None
+        if (
+            isinstance(state, OctoplusState)
+            and state.phase is Phase.GIVE
+            and isinstance(first, Give)
+            and first.seat == state.awaiting_give
+        ):
+            self.apply(self.gives.pop(0))
+        return result
+
+
+@pytest.mark.slow
+def test_the_camera_thread_scores_a_recording_as_octotable_replay_does(tmp_path: Path) -> None:
+    folder = GAMES / "octoplus-3p-round"
+    if not folder.is_dir():
+        pytest.skip("the recorded game fixture is not present")
+    players = ("Player 1", "Player 2", "Player 3")
+    calibration = folder / "calibration.toml"
+    setup = table_setup(str(calibration), 3)
+    reference = replay_folder(
+        folder,
+        "octoplus",
+        3,
+        card_size_px=setup.card_size_px,
+        zones=setup.zones,
+        templates_dir=setup.templates_dir,
+    ).game
+    service = PromptTable(EventStore(tmp_path / "s.sqlite3"), read_people(folder, players))
+    config = ServeConfig(data_dir=tmp_path, players=3, source=f"replay:{folder}", calibration=calibration)
+    # Every frame is read (not at the recorded pace), so a busy machine sees the same frames.
+    camera = CameraThread(service, config, params=CameraParams(realtime_replay=False))
+    camera.start()
+    try:
+        assert wait_until(lambda: "the recording has ended" in service.camera.message, timeout=120)
+    finally:
+        camera.stop()
+    assert reference.seq >= 3  # the recording gives the pipeline something to score
+    assert [format_event(e) for e in service.game.events] == [format_event(e) for e in reference.events]
+    assert [e.source for e in service.game.events] == [e.source for e in reference.events]
+    service.store.close()
