@@ -70,6 +70,9 @@ class WatcherParams:
     """Centre of the pile area, as fractions of the image width and height."""
     pile_radius: float = 0.25
     """Radius of the pile area, as a fraction of the image's shorter side."""
+    locate_below: float = 0.6
+    """When the scanner's new top card on the pile is missing or less sure than this, the watcher
+    looks where the pile changed and has the card there read (if it was given a reader)."""
     report_initial: bool = False
     """Report the cards of the first view (normally that view is only the baseline)."""
     snapshots: int = 8
@@ -112,6 +115,7 @@ class WatcherParams:
             "pile_centre_x": (0.0, 1.0),
             "pile_centre_y": (0.0, 1.0),
             "pile_radius": (0.0, 2.0),
+            "locate_below": (0.0, 1.0),
             "snapshots": (0, 1000),
         }
         for f in fields(self):

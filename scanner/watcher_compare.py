@@ -1,0 +1,251 @@
+"""Comparing two confirmed views of the table: what was played, shown or cleared.
+
+- pile layout (Octoplus): the new top card of the pile (one per change of the
+  still table), cards laid in a seat's zone away from the pile (a shown hand);
+  a card the scanner did not find (or not surely) on the pile is read where the
+  pile changed, when a reader is given;
+- trick layout (Oktris): one new card per seat zone makes a trick;
+- both: the table cleared when every card has gone.
+
+A card that lands on an identical card is told from a nudged card by looking at
+the part of the old card the new one does not cover: if it is unchanged, the
+old card is still there and the new one was played on it.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scanner.observations import Candidate, HandShown, Observation, PileCard, TableCleared, TrickSeen
+from scanner.types import Detection, Image, Quad
+from scanner.watcher_confirm import SeenCard
+from scanner.watcher_image import Mask, SmallView, changed, iou, quad_mask
+from scanner.watcher_locate import locate_card
+from scanner.watcher_params import WatcherParams
+from scanner.watcher_zones import AngleZones, SeatZones
+from scorer.cards import DeckKind
+
+log = logging.getLogger("scanner.watcher")
+
+Reader = Callable[[Image, Quad], Detection]
+"""Identifies the card lying at given corners of a frame (the scanner's warp and identification)."""
+
+
+class Layout(enum.Enum):
+    """How cards are laid: on one central pile (Octoplus) or one per seat at once (Oktris)."""
+
+    PILE = "pile"
+    TRICKS = "tricks"
+
+    @classmethod
+    def of(cls, deck: DeckKind) -> Layout:
+        return cls.PILE if deck is DeckKind.OCTOPLUS else cls.TRICKS
+
+
+@dataclass(frozen=True)
+class View:
+    """A confirmed view of the table: its cards and the frame in which it settled."""
+
+    cards: tuple[SeenCard, ...]
+    small: SmallView
+    frame_index: int
+    timestamp: float
+    image: Image | None = None
+
+
+class Comparer:
+    """Compares confirmed views; holds the trick being laid and the time of the last pile card.
+
+    ``zones`` default (on the first view) to equal angles around the image centre.
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        seats: int,
+        params: WatcherParams,
+        zones: SeatZones | None = None,
+        read_at: Reader | None = None,
+        card_size_px: tuple[float, float] | None = None,
+    ) -> None:
+        self.layout = layout
+        self.seats = seats
+        self.params = params
+        self.zones = zones
+        self.read_at = read_at
+        self.card_size_px = card_size_px
+        self.reads = 0
+        self.last_pile: float | None = None
+        """Timestamp of the last pile card not yet followed by the end of its turn."""
+        self._trick: dict[int, SeenCard] = {}
+
+    def reset(self) -> None:
+        """Forget the trick being laid and the turn in progress."""
+        self.last_pile = None
+        self._trick = {}
+
+    def zones_for(self, view: View) -> SeatZones:
+        if self.zones is None:
+            width, height = view.small.size
+            self.zones = AngleZones.default(self.seats, width, height)
+        return self.zones
+
+    def compare(self, ref: View, view: View) -> list[Observation]:
+        """What changed from the confirmed view ``ref`` to the new confirmed view ``view``."""
+        if ref.cards and not view.cards:
+            self.last_pile = None
+            self._trick = {}
+            return [TableCleared(view.frame_index, view.timestamp)]
+        if self.layout is Layout.PILE:
+            return self._compare_pile(ref, view)
+        return self._compare_tricks(ref, view)
+
+    def _in_pile(self, card: SeenCard, view: View) -> bool:
+        width, height = view.small.size
+        cx, cy = self.params.pile_centre_x * width, self.params.pile_centre_y * height
+        x, y = card.centre
+        return math.hypot(x - cx, y - cy) <= self.params.pile_radius * min(width, height)
+
+    def _is_new(self, card: SeenCard, ref: View, view: View) -> bool:
+        p = self.params
+        overlaps = [(iou(old.corners, card.corners), old) for old in ref.cards]
+        twins = [(o, old) for o, old in overlaps if old.card == card.card and o > 0.1]
+        if not twins:
+            # A card underneath that is read differently now is a misreading, not a new card.
+            return card.top or all(o < p.same_iou for o, _ in overlaps)
+        overlap, twin = max(twins, key=lambda t: t[0])
+        if overlap >= p.still_iou or not card.top:
+            return False
+        return self._twin_still_there(twin, card, ref, view)
+
+    def _twin_still_there(self, old: SeenCard, new: SeenCard, ref: View, view: View) -> bool:
+        """True if the part of ``old`` that ``new`` does not cover is unchanged (``new`` lies on it)."""
+        p = self.params
+        shape = view.small.grey.shape
+        old_mask = quad_mask(shape, [old.corners], view.small.scale)
+        new_mask = quad_mask(shape, [new.corners], view.small.scale, p.explain_margin / 3)
+        uncovered = old_mask & ~new_mask
+        area = int(uncovered.sum())
+        if area == 0 or area < p.uncovered_min * int(old_mask.sum()):
+            log.debug("watcher: %s moved too little to tell a nudge from a twin played on it", new.card)
+            return False
+        diff = changed(ref.small.grey, view.small.grey, p)
+        changed_part = float(diff[uncovered].mean())
+        log.debug("watcher: %s uncovers %d px of its twin, %.2f changed", new.card, area, changed_part)
+        return changed_part <= p.uncovered_changed_max
+
+    def _compare_pile(self, ref: View, view: View) -> list[Observation]:
+        new = [card for card in view.cards if self._is_new(card, ref, view)]
+        candidates = [c for c in new if self._in_pile(c, view)]
+        # One card lands on the pile between two still views; when the scanner offers several
+        # new outlines there, the identified top card it is surest of is the one played.
+        pile = sorted(candidates, key=lambda c: (c.card is not None, c.top, c.confidence))[-1:]
+        if len(candidates) > 1:
+            log.debug("watcher: %d new outlines on the pile, kept %s", len(candidates), pile[0].card)
+        if not pile or pile[0].card is None or pile[0].confidence < self.params.locate_below:
+            located = self._locate(ref, view)
+            if located is not None and (not pile or located.confidence > pile[0].confidence):
+                pile = [located]
+        out: list[Observation] = [
+            PileCard(c.card, c.confidence, c.candidates, view.frame_index, view.timestamp) for c in pile
+        ]
+        if pile:
+            self.last_pile = view.timestamp
+        zones = self.zones_for(view)
+        shown = {zones.seat_of(c.centre) for c in new if c.card is not None and not self._in_pile(c, view)}
+        if shown:
+            self.last_pile = None  # hands are shown when the round is over: no turn to end
+        for seat in sorted(shown):
+            hand = sorted(
+                (
+                    c
+                    for c in view.cards
+                    if c.card is not None and not self._in_pile(c, view) and zones.seat_of(c.centre) == seat
+                ),
+                key=lambda c: c.centre[0],
+            )
+            out.append(
+                HandShown(
+                    seat,
+                    tuple(c.card for c in hand),
+                    tuple(c.confidence for c in hand),
+                    view.frame_index,
+                    view.timestamp,
+                )
+            )
+        return out
+
+    def _pile_area(self, view: View) -> Mask:
+        height, width = view.small.grey.shape[:2]
+        p, scale = self.params, view.small.scale
+        full_w, full_h = view.small.size
+        area = np.zeros((height, width), np.uint8)
+        centre = (round(p.pile_centre_x * full_w * scale), round(p.pile_centre_y * full_h * scale))
+        radius = round(p.pile_radius * min(full_w, full_h) * scale)
+        if self.card_size_px is not None:
+            radius += round(self.card_size_px[1] * scale / 2)  # a card whose centre is in reaches out
+        cv2.circle(area, centre, radius, 1, -1)
+        result: Mask = area > 0
+        return result
+
+    def _locate(self, ref: View, view: View) -> SeenCard | None:
+        """The card read where the pile changed, if it is a new card (see :mod:`scanner.watcher_locate`)."""
+        if self.read_at is None or view.image is None:
+            return None
+        quad = locate_card(ref.small, view.small, self.params, self._pile_area(view), self.card_size_px)
+        if quad is None:
+            return None
+        det = self.read_at(view.image, quad)
+        self.reads += 1
+        if det.card is None:
+            return None
+        candidates: tuple[Candidate, ...] = ((det.card, det.confidence),)
+        if det.runner_up is not None:
+            candidates += ((det.runner_up, det.runner_up_confidence),)
+        seen = SeenCard(det.card, det.confidence, candidates, det.corners, True)
+        if not self._in_pile(seen, view) or not self._is_new(seen, ref, view):
+            return None
+        log.debug("watcher: read %s (%.2f) where the pile changed", det.card, det.confidence)
+        return seen
+
+    def _compare_tricks(self, ref: View, view: View) -> list[Observation]:
+        known = {c.card for c in ref.cards if c.card is not None}
+        zones = self.zones_for(view)
+        for card in view.cards:
+            if card.card is not None and card.card in known:
+                continue
+            if card.card is None and any(
+                iou(o.corners, card.corners) >= self.params.same_iou for o in ref.cards
+            ):
+                continue
+            seat = zones.seat_of(card.centre)
+            held = self._trick.get(seat)
+            if (
+                held is None
+                or (held.card is None and card.card is not None)
+                or ((held.card is None) == (card.card is None) and card.confidence > held.confidence)
+            ):
+                if held is not None and held.card is not None and card.card is not None:
+                    log.info("watcher: two new cards in seat %d's zone; keeping the surer one", seat)
+                self._trick[seat] = card
+        identified = sum(1 for c in self._trick.values() if c.card is not None)
+        if len(self._trick) < self.seats or identified < max(1, self.seats - 1):
+            return []
+        by_seat = [self._trick[seat] for seat in range(1, self.seats + 1)]
+        self._trick = {}
+        return [
+            TrickSeen(
+                tuple(c.card for c in by_seat),
+                tuple(c.confidence for c in by_seat),
+                tuple(c.candidates for c in by_seat),
+                view.frame_index,
+                view.timestamp,
+            )
+        ]

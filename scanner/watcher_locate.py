@@ -1,0 +1,86 @@
+"""Finding a card on the pile from what changed since the last still view.
+
+When a card lands on a pile, the pixels that changed between the two still
+views are that card (minus whatever looks the same as before: white on white).
+The largest changed region in the pile area, fitted with a rotated rectangle of
+a card's shape (of the calibrated card size when known), is where the new card
+lies; the scanner then only has to read the card there.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from scanner.types import Point, Quad
+from scanner.watcher_image import Mask, SmallView, changed
+from scanner.watcher_params import WatcherParams
+
+CARD_ASPECT = 88.0 / 63.0
+"""Long side over short side of a playing card."""
+
+
+def portrait_quad(centre: Point, long_side: float, short_side: float, angle_deg: float) -> Quad:
+    """The corners TL, TR, BR, BL of a card-shaped rectangle whose long side runs along ``angle_deg``
+    (degrees from the image's vertical), clockwise in the image."""
+    t = math.radians(angle_deg)
+    up = (math.sin(t), -math.cos(t))  # toward the card's top edge
+    right = (math.cos(t), math.sin(t))
+    hx, hy = right[0] * short_side / 2, right[1] * short_side / 2
+    vx, vy = up[0] * long_side / 2, up[1] * long_side / 2
+    cx, cy = centre
+    return (
+        (cx - hx + vx, cy - hy + vy),
+        (cx + hx + vx, cy + hy + vy),
+        (cx + hx - vx, cy + hy - vy),
+        (cx - hx - vx, cy - hy - vy),
+    )
+
+
+def pile_change(ref: SmallView, view: SmallView, params: WatcherParams, area: Mask) -> Mask:
+    """Pixels of the pile area that changed between two still views, small gaps closed."""
+    diff = changed(ref.grey, view.grey, params) & area
+    closed = cv2.morphologyEx(diff.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    result: Mask = closed > 0
+    return result
+
+
+def locate_card(
+    ref: SmallView,
+    view: SmallView,
+    params: WatcherParams,
+    area: Mask,
+    card_size_px: tuple[float, float] | None = None,
+) -> Quad | None:
+    """Where a card landed in ``area`` (a mask of the small image) between ``ref`` and ``view``.
+
+    Returns the card's corners in frame pixels (TL, TR, BR, BL, long side
+    "vertical"), or ``None`` when no changed region of a card's size is found.
+    ``card_size_px`` is a card's (short, long) side in frame pixels.
+    """
+    change = pile_change(ref, view, params, area)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(change.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    ys, xs = np.nonzero(labels == biggest)
+    points = np.column_stack([xs, ys]).astype(np.float32)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    long_side, short_side = max(w, h), min(w, h)
+    if short_side < 2:
+        return None
+    # minAreaRect's angle belongs to its "width" side; turn it into the long side's angle from vertical.
+    long_angle = angle + 90.0 if w >= h else angle
+    scale = view.scale
+    if card_size_px is not None:
+        short_side, long_side = card_size_px[0] * scale, card_size_px[1] * scale
+        found = max(w, h)
+        if found < 0.5 * long_side or found > 1.6 * long_side:
+            return None
+    elif not 0.6 * CARD_ASPECT <= long_side / short_side <= 1.5 * CARD_ASPECT:
+        return None
+    quad = portrait_quad((cx, cy), long_side, short_side, long_angle)
+    a, b, c, d = ((x / scale, y / scale) for x, y in quad)
+    return (a, b, c, d)
