@@ -1,0 +1,168 @@
+"""The tunable numbers of card identification, in one validated value.
+
+``IdentifyParams`` is the ``identify`` section of the scanner's parameters.  It
+lives in its own module so that the parameters object can include it without
+importing the identifier itself.  Every region is given in the pixels of the
+canonical card (``card_width`` x ``card_height``, portrait, upright).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+
+CARD_WIDTH = 200
+"""Width of the canonical warped card, in pixels."""
+CARD_HEIGHT = 280
+"""Height of the canonical warped card, in pixels."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """An axis-aligned box ``x0 <= x < x1``, ``y0 <= y < y1`` of the canonical card.
+
+    Raises:
+        ValueError: the box is empty or leaves the canonical card.
+    """
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.x0 < self.x1 <= CARD_WIDTH and 0 <= self.y0 < self.y1 <= CARD_HEIGHT):
+            raise ValueError(
+                f"region {self!r} must be a non-empty box inside the {CARD_WIDTH}x{CARD_HEIGHT} card"
+            )
+
+    def union(self, other: Region) -> Region:
+        """The smallest region holding both."""
+        return Region(
+            min(self.x0, other.x0), min(self.y0, other.y0), max(self.x1, other.x1), max(self.y1, other.y1)
+        )
+
+    @property
+    def width(self) -> int:
+        """``x1 - x0``."""
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> int:
+        """``y1 - y0``."""
+        return self.y1 - self.y0
+
+
+@dataclass(frozen=True)
+class IdentifyParams:
+    """Every tunable number of template matching.
+
+    A standard card is read from its corner index (rank above suit:
+    ``index_rank_region`` and ``index_suit_region``, looked at in the card as
+    warped and turned half round, so either corner is enough); an
+    Octoplus card from its centre symbol (``centre_region``, at 0° and 180°).
+
+    Raises:
+        ValueError: (from construction) a field is out of range; the message
+            names the field and its value.
+    """
+
+    index_rank_region: Region = field(default_factory=lambda: Region(2, 4, 42, 44))
+    """Where the rank of a standard card's top-left corner index lies (with paper around it)."""
+    index_suit_region: Region = field(default_factory=lambda: Region(2, 42, 42, 84))
+    """Where the suit symbol under the rank lies."""
+    rank_weight: float = 0.4
+    """Share of the rank in a standard card's score (the suit has the rest)."""
+    index_scale: float = 0.75
+    """Resampling factor applied to the card before the index is matched."""
+    centre_region: Region = field(default_factory=lambda: Region(40, 56, 160, 224))
+    """Where the big numeral or symbol of an Octoplus card lies."""
+    centre_scale: float = 0.25
+    """Resampling factor applied to the card before the centre is matched."""
+    template_scales: tuple[float, ...] = (0.9, 1.0, 1.1)
+    """Sizes (about the card's top-left corner) at which every template is tried, for warp scale error."""
+    search_px: int = 8
+    """How far (canonical pixels, each direction) a region may be off, to absorb warp error."""
+    coarse_ratio: float = 0.5
+    """The region is first located at this fraction of its resampling factor, over every shift..."""
+    refine_px: int = 1
+    """...then every template is matched at full resampling within this many pixels of that place."""
+    blur_sigma: float = 0.7
+    """Gaussian blur (in resampled pixels) applied to templates and cards before matching."""
+    highpass_sigma: float = 3.0
+    """Subtract a blur of this sigma (resampled pixels; 0 = off): matches shapes, not blobs or shading."""
+    min_score: float = 0.5
+    """Normalised correlation below which a card is not identified."""
+    min_part_score: float = 0.75
+    """Correlation every part (rank, suit) must reach, so a card the templates lack is not named."""
+    min_margin: float = 0.02
+    """Least lead of the best card over the runner-up (another card) to name the best."""
+    red_ink: float = 0.12
+    """Redness of the ink (0..1) above which a region counts as printed in red."""
+    colour_penalty: float = 0.25
+    """Subtracted from the score of a black card when the ink is clearly red."""
+    ink_quantile: float = 0.15
+    """Fraction of the darkest pixels of a region taken as its ink for the colour cue."""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Check every field.
+
+        Raises:
+            ValueError: a field is out of range; the message names it and its value.
+        """
+        checks: dict[str, tuple[float, float]] = {
+            "rank_weight": (0.0, 1.0),
+            "index_scale": (0.05, 1.0),
+            "centre_scale": (0.05, 1.0),
+            "search_px": (0, 40),
+            "coarse_ratio": (0.1, 1.0),
+            "refine_px": (0, 20),
+            "blur_sigma": (0.0, 10.0),
+            "highpass_sigma": (0.0, 50.0),
+            "min_score": (-1.0, 1.0),
+            "min_part_score": (-1.0, 1.0),
+            "min_margin": (0.0, 2.0),
+            "red_ink": (0.0, 1.0),
+            "colour_penalty": (0.0, 2.0),
+            "ink_quantile": (0.01, 0.9),
+        }
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "template_scales":
+                if (
+                    not isinstance(value, tuple)
+                    or not value
+                    or not all(isinstance(v, int | float) and 0.5 <= v <= 2.0 for v in value)
+                ):
+                    raise ValueError(
+                        f"IdentifyParams.template_scales must be a non-empty tuple of sizes in [0.5, 2.0], "
+                        f"got {value!r}"
+                    )
+                continue
+            if f.name.endswith("_region"):
+                if not isinstance(value, Region):
+                    raise ValueError(f"IdentifyParams.{f.name} must be a Region, got {value!r}")
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise ValueError(f"IdentifyParams.{f.name} must be a finite number, got {value!r}")
+            low, high = checks[f.name]
+            if not low <= value <= high:
+                raise ValueError(f"IdentifyParams.{f.name} must be in [{low}, {high}], got {value!r}")
+        for name in ("search_px", "refine_px"):
+            if not isinstance(getattr(self, name), int):
+                raise ValueError(f"IdentifyParams.{name} must be an integer, got {getattr(self, name)!r}")
+        for name, scale in (
+            ("index_rank_region", self.index_scale),
+            ("index_suit_region", self.index_scale),
+            ("centre_region", self.centre_scale),
+        ):
+            region: Region = getattr(self, name)
+            coarse = scale * self.coarse_ratio
+            if region.width * coarse < 3 or region.height * coarse < 3:
+                raise ValueError(
+                    f"IdentifyParams.{name} {region!r} at scale {scale!r} x coarse_ratio "
+                    f"{self.coarse_ratio!r} is smaller than 3x3 pixels"
+                )

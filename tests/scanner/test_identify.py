@@ -1,0 +1,189 @@
+"""Identification of warped cards by template matching (the shipped templates)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.faces import render_face
+from scanner.identify import IdentifyInputError, identify
+from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
+from scanner.templates import Templates, expected_cards
+from scanner.types import Image
+from scorer.cards import DeckKind, OctoCard, StdCard, Suit
+
+PARAMS = IdentifyParams()
+
+
+def face(card: StdCard | OctoCard) -> Image:
+    return render_face(card, CARD_WIDTH, CARD_HEIGHT)
+
+
+def camera_view(image: Image, rng: np.random.Generator, jitter: float = 5.0) -> Image:
+    """``image`` as a finder would deliver it: corners a few pixels off, shading, blur, noise."""
+    h, w = image.shape[:2]
+    border = 20
+    big = cv2.copyMakeBorder(image, border, border, border, border, cv2.BORDER_CONSTANT, value=(70, 110, 60))
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    src = (dst + border + rng.uniform(-jitter, jitter, (4, 2))).astype(np.float32)
+    warped = cv2.warpPerspective(big, cv2.getPerspectiveTransform(src, dst), (w, h)).astype(np.float32)
+    shade = np.linspace(rng.uniform(0.6, 1.0), rng.uniform(0.8, 1.1), h, dtype=np.float32)[:, None, None]
+    warped = cv2.GaussianBlur(warped * shade, (0, 0), 1.0) + rng.normal(0.0, 6.0, warped.shape)
+    return np.clip(warped, 0, 255).astype(np.uint8)
+
+
+def turned(image: Image) -> Image:
+    return np.ascontiguousarray(image[::-1, ::-1])
+
+
+@pytest.mark.parametrize("deck", list(DeckKind))
+def test_every_shipped_face_is_identified_upright_and_turned(deck: DeckKind) -> None:
+    templates = Templates.builtin(deck)
+    for card in expected_cards(deck):
+        upright = identify(face(card), templates, PARAMS)
+        assert (upright.card, upright.turned) == (card, False), f"{card} upright: {upright}"
+        half_round = identify(turned(face(card)), templates, PARAMS)
+        assert half_round.card == card, f"{card} turned: {half_round}"
+        if deck is DeckKind.OCTOPLUS:  # a standard index reads the same from either corner
+            assert half_round.turned
+
+
+def test_either_corner_index_is_enough() -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    for card in expected_cards(DeckKind.OKTRIS):
+        image = face(card)
+        top_hidden = image.copy()
+        top_hidden[:100, :60] = (200, 200, 200)
+        bottom_hidden = image.copy()
+        bottom_hidden[-100:, -60:] = (200, 200, 200)
+        assert identify(top_hidden, templates, PARAMS).card == card
+        assert identify(bottom_hidden, templates, PARAMS).card == card
+
+
+@pytest.mark.parametrize("deck", list(DeckKind))
+def test_camera_like_cards_are_read_right_or_not_at_all(deck: DeckKind) -> None:
+    rng = np.random.default_rng(20261129)
+    templates = Templates.builtin(deck)
+    right = wrong = 0
+    total = 0
+    for copy in range(3):
+        for card in expected_cards(deck):
+            image = camera_view(face(card), rng)
+            if copy % 2:
+                image = turned(image)
+            answer = identify(image, templates, PARAMS)
+            total += 1
+            right += answer.card == card
+            wrong += answer.card is not None and answer.card != card
+    assert wrong == 0
+    assert right >= 0.9 * total, f"{right} of {total} right"
+
+
+def test_a_red_index_never_reads_as_a_black_suit() -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    for card in expected_cards(DeckKind.OKTRIS):
+        assert isinstance(card, StdCard)
+        answer = identify(face(card), templates, replace(PARAMS, min_margin=0.0, min_score=-1.0))
+        assert isinstance(answer.runner_up, StdCard)
+        if card.suit.is_red:
+            assert answer.runner_up.suit.is_red, f"{card}: runner-up {answer.runner_up}"
+
+
+def test_a_stray_nine_to_king_is_never_named_in_oktris() -> None:
+    rng = np.random.default_rng(11)
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    for rank in range(9, 14):
+        for suit in Suit:
+            card = StdCard(rank, suit)
+            for image in (face(card), camera_view(face(card), rng)):
+                answer = identify(image, templates, PARAMS)
+                assert answer.card is None, f"{card} named {answer.card}"
+
+
+def test_without_decoys_a_missing_rank_is_still_not_named_as_a_far_rank() -> None:
+    full = Templates.builtin(DeckKind.OKTRIS)
+    deck_only = Templates(DeckKind.OKTRIS, {c: full.faces[c] for c in expected_cards(DeckKind.OKTRIS)})
+    for rank in (9, 10, 13):  # 9, 10 and K look like no rank A-8 of these faces
+        card = StdCard(rank, Suit.HEARTS)
+        answer = identify(face(card), deck_only, PARAMS)
+        assert answer.card is None, f"{card} named {answer.card}"
+
+
+def test_blank_paper_and_noise_are_not_identified() -> None:
+    rng = np.random.default_rng(7)
+    blank = np.full((CARD_HEIGHT, CARD_WIDTH, 3), 235, np.uint8)
+    noise = rng.integers(0, 256, (CARD_HEIGHT, CARD_WIDTH, 3), dtype=np.uint8)
+    for deck in DeckKind:
+        templates = Templates.builtin(deck)
+        assert identify(blank, templates, PARAMS).card is None
+        assert identify(noise, templates, PARAMS).card is None
+
+
+def test_grey_cards_are_identified() -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    card = StdCard.parse("5S")
+    grey = np.asarray(cv2.cvtColor(face(card), cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    assert identify(grey, templates, PARAMS).card == card
+
+
+def test_confidence_and_runner_up_describe_the_choice() -> None:
+    templates = Templates.builtin(DeckKind.OCTOPLUS)
+    card = OctoCard.parse("+2")
+    answer = identify(face(card), templates, PARAMS)
+    assert answer.card == card == answer.candidate
+    assert answer.runner_up is not None and answer.runner_up != card
+    assert 0.0 <= answer.runner_up_confidence < answer.confidence <= 1.0
+    assert answer.margin == pytest.approx(answer.confidence - answer.runner_up_confidence)
+
+
+def test_a_demanding_threshold_gives_none_with_the_candidate_kept() -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    card = StdCard.parse("3H")
+    rng = np.random.default_rng(3)
+    answer = identify(camera_view(face(card), rng), templates, replace(PARAMS, min_margin=1.5))
+    assert answer.card is None
+    assert answer.candidate == card
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        np.zeros((280, 200, 3), np.float32),
+        np.zeros((300, 200, 3), np.uint8),
+        np.zeros((280, 200, 4), np.uint8),
+        np.zeros((0, 0), np.uint8),
+        [[0, 0], [0, 0]],
+    ],
+    ids=["float", "wrong-size", "four-channels", "empty", "not-an-array"],
+)
+def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
+    with pytest.raises(IdentifyInputError, match="card image"):
+        identify(bad, Templates.builtin(DeckKind.OKTRIS), PARAMS)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("search_px", -1),
+        ("search_px", 2.5),
+        ("index_scale", 0.0),
+        ("min_margin", float("nan")),
+        ("rank_weight", 1.5),
+        ("template_scales", ()),
+        ("template_scales", (0.1,)),
+        ("index_rank_region", (0, 0, 10, 10)),
+    ],
+)
+def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=field):
+        replace(PARAMS, **{field: value})  # type: ignore[arg-type]
+
+
+def test_regions_must_lie_inside_the_card() -> None:
+    with pytest.raises(ValueError, match="inside"):
+        Region(0, 0, 201, 10)
+    with pytest.raises(ValueError, match="inside"):
+        Region(10, 10, 10, 20)
