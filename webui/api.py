@@ -207,6 +207,17 @@ def rematch() -> Response:
     return state_response()
 
 
+@api.post("/turn-done")
+@require_pin
+def turn_done() -> Response:
+    """Tell the camera the turn on the pile is over, so it proposes the cards it saw now."""
+    t = table()
+    if t.camera is None or not t.service.camera.live:
+        return error(409, "the camera is offline: enter the play by hand")
+    t.camera.signal_done()
+    return jsonify(signalled=True)
+
+
 @api.post("/flagged/<int:flag_id>")
 @require_pin
 def settle_flag(flag_id: int) -> Response:

@@ -91,6 +91,7 @@ CHANGES = [
     ("/api/new-game", {"game": "oktris", "players": ["A", "B"]}),
     ("/api/rematch", {}),
     ("/api/flagged/1", {"choice": None}),
+    ("/api/turn-done", {}),
 ]
 
 
@@ -309,3 +310,25 @@ def test_security_headers_are_set(client: FlaskClient) -> None:
     assert response.headers["X-Frame-Options"] == "DENY"
     cookie = response.headers.get("Set-Cookie", "")
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_turn_done_needs_a_live_camera(scorer_client: FlaskClient) -> None:
+    response = post(scorer_client, "/api/turn-done")
+    assert response.status_code == 409
+    assert "camera is offline" in response.get_json()["error"]
+
+
+def test_turn_done_signals_a_live_camera(app: Flask, scorer_client: FlaskClient) -> None:
+    from webui.service import CameraStatus
+
+    class Camera:
+        signals = 0
+
+        def signal_done(self) -> None:
+            Camera.signals += 1
+
+    table = table_of(app)
+    table.camera = Camera()  # type: ignore[assignment]
+    table.service.set_camera(CameraStatus(live=True, message="live"))
+    assert post(scorer_client, "/api/turn-done").get_json() == {"signalled": True}
+    assert Camera.signals == 1

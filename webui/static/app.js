@@ -212,8 +212,12 @@
     return "Trick " + ok.trick + ": everybody plays";
   }
 
+  var shownTotals = null;
   function renderPlayers() {
     var oc = state.octoplus, ok = state.oktris;
+    var before = shownTotals;
+    shownTotals = state.game_id + ":" + state.totals.join(",");
+    var previous = before && before.split(":")[0] === String(state.game_id) ? before.split(":")[1].split(",").map(Number) : null;
     fill($("#players"), state.players.map(function (player, i) {
       var seat = i + 1, meta = [];
       var now = !state.finished && (state.to_move === seat || (oc && oc.phase === "reveal" && oc.reveal_seats.indexOf(seat) >= 0));
@@ -232,7 +236,7 @@
         now ? el("span", { class: "arrow" }, state.octoplus && oc.phase === "reveal" ? "show" : "to play") : null,
         el("div", { class: "name" }, player, oc && oc.dealer === seat ? el("span", { class: "dealer", title: "dealer" }, "D") : null,
           leader ? el("span", { title: "leading" }, "★") : null),
-        el("div", { class: "total", "data-total": seat }, state.totals[i]),
+        el("div", { class: "total" + (previous && previous[i] !== state.totals[i] ? " flash" : ""), "data-total": seat }, state.totals[i]),
         el("div", { class: "meta" }, meta));
     }));
   }
@@ -336,6 +340,9 @@
       el("div", { class: "row" },
         el("button", { type: "button", class: "btn", disabled: !entry.cards.length, on: { click: function () { entry.cards.pop(); renderControls(); } } }, "⌫"),
         a.take_chain ? el("button", { type: "button", class: "btn", on: { click: function () { sendEvent({ type: "take_chain", seat: a.seat }); } } }, "No number: takes the chain") : null,
+        state.camera.live && !entry.cards.length ? el("button", { type: "button", class: "btn", id: "camera-done", on: { click: function () {
+          post("/api/turn-done").then(function () { toast("The camera scores the cards it saw", true); }).catch(function (error) { toast(error.message); });
+        } } }, "Camera: turn over") : null,
         el("button", { type: "button", class: "btn primary", id: "end-turn", disabled: !entry.cards.length, on: { click: function () { sendEvent({ type: "play", seat: a.seat, cards: entry.cards }); } } }, "End turn ✓"))];
   }
 
