@@ -43,7 +43,7 @@ from scanner.find_geometry import (
     side_lengths,
 )
 from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses
-from scanner.find_top import mark_tops
+from scanner.find_top import mark_tops, side_visibility
 from scanner.find_work import Work, make_work
 from scanner.params import FindParams
 from scanner.types import Image, Quad
@@ -119,43 +119,34 @@ def _dedupe(quads: list[FloatArray], p: FindParams) -> list[FloatArray]:
     return out
 
 
-def _side_evidence(quad: FloatArray, grad: Arr, within: FloatArray | None) -> float:
-    """Median gradient along the sides of ``quad`` (only inside ``within`` if given); -1 if none."""
-    samples: list[FloatArray] = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        count = max(4, int(float(np.linalg.norm(b - a)) / 2))
-        t = np.linspace(0.08, 0.92, count)[:, None]
-        samples.append(a + (b - a) * t)
-    pts = np.concatenate(samples)
-    if within is not None:
-        poly = within.astype(np.float32).reshape(-1, 1, 2)
-        keep = np.array([cv2.pointPolygonTest(poly, (float(x), float(y)), True) > 3.0 for x, y in pts], bool)
-        pts = pts[keep]
-    h, w = grad.shape[:2]
-    pts = pts[(pts[:, 0] >= 2) & (pts[:, 1] >= 2) & (pts[:, 0] < w - 2) & (pts[:, 1] < h - 2)]
-    if len(pts) < 4:
-        return -1.0
-    xs = np.round(pts[:, 0]).astype(np.intp)
-    ys = np.round(pts[:, 1]).astype(np.intp)
-    local = np.maximum.reduce([grad[ys + dy, xs + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
-    return float(np.median(local))
+def _outlines(work: Work) -> dict[str, list[Arr]]:
+    """The outlines of every cut of the work image, found once for both passes."""
+    out: dict[str, list[Arr]] = {}
+    for name, binary, mode in (
+        ("mask", work.mask, cv2.RETR_EXTERNAL),
+        ("union", work.union, cv2.RETR_EXTERNAL),
+        ("split", work.split, cv2.RETR_EXTERNAL),
+        ("bright", work.bright, cv2.RETR_EXTERNAL),
+        ("regions", work.regions, cv2.RETR_LIST),
+    ):
+        contours, _ = cv2.findContours(binary, mode, cv2.CHAIN_APPROX_NONE)
+        out[name] = list(contours)
+    return out
 
 
-def _lone_cards(work: Work, p: FindParams) -> list[FloatArray]:
+def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> list[FloatArray]:
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     lone: list[FloatArray] = []
-    for binary, mode, verify in (
-        (work.mask, cv2.RETR_EXTERNAL, False),
-        (work.union, cv2.RETR_EXTERNAL, False),
-        (work.split, cv2.RETR_EXTERNAL, False),
-        (work.bright, cv2.RETR_EXTERNAL, True),
-        (work.regions, cv2.RETR_LIST, True),
+    for name, verify in (
+        ("mask", False),
+        ("union", False),
+        ("split", False),
+        ("bright", True),
+        ("regions", True),
     ):
-        contours, _ = cv2.findContours(binary, mode, cv2.CHAIN_APPROX_NONE)
-        for c in contours:
-            if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.15):
+        for c in outlines[name]:
+            if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3):
                 continue
             quad = _lone_quad(c, p)
             if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
@@ -180,14 +171,15 @@ def _explained(contour: Arr, cards: list[FloatArray], max_ratio: float) -> bool:
     return False
 
 
-def _split_cards(work: Work, lone: list[FloatArray], p: FindParams) -> list[FloatArray]:
+def _split_cards(
+    work: Work, outlines: dict[str, list[Arr]], lone: list[FloatArray], p: FindParams
+) -> list[FloatArray]:
     """Lone cards plus the cards rebuilt from corners where card pixels are left unexplained."""
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area = p.min_card_area * area
     corners: list[Corner] = []
-    for binary in (work.union, work.split):
-        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for c in contours:
+    for name in ("union", "split"):
+        for c in outlines[name]:
             if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15):
                 corners.extend(corners_of(c, p))
     if p.card_size_px is not None:
@@ -211,21 +203,35 @@ def find_cards(image: Image, params: FindParams) -> list[FoundCard]:
     array raises whatever OpenCV raises (``cv2.error``).
     """
     work = make_work(image, params)
-    lone = _lone_cards(work, params)
-    quads = _split_cards(work, lone, params)
+    outlines = _outlines(work)
+    lone = _lone_cards(work, outlines, params)
+    quads = _split_cards(work, outlines, lone, params)
     tops = mark_tops(quads, work, params)
-    full_grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []
     for quad, top in zip(quads, tops, strict=True):
-        frame_quad = refine(
-            quad / work.scale, full_grey, radius, params.refine_min_points, params.refine_min_step
-        )
-        evidence = _side_evidence(quad, work.grad, None)
-        score = float(min(1.0, max(0.0, evidence / 200.0)))
+        frame_quad = _refine_in_frame(quad / work.scale, image, radius, params)
+        shows = side_visibility(quad, work, None, params)
+        score = 0.0 if shows is None else shows
         found.append(FoundCard(corners=as_quad(order_corners(frame_quad)), top=top, score=score))
     log.debug("found %d cards (%d lone)", len(found), len(lone))
     return found
+
+
+def _refine_in_frame(quad: FloatArray, image: Image, radius: int, p: FindParams) -> FloatArray:
+    """Refine a frame-pixel quad on the grey of just the part of the frame around it."""
+    h, w = image.shape[:2]
+    pad = radius + 3
+    x0 = max(0, math.floor(quad[:, 0].min()) - pad)
+    y0 = max(0, math.floor(quad[:, 1].min()) - pad)
+    x1 = min(w, math.ceil(quad[:, 0].max()) + pad)
+    y1 = min(h, math.ceil(quad[:, 1].max()) + pad)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return quad
+    roi = image[y0:y1, x0:x1]
+    grey = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    offset = np.array([x0, y0], np.float64)
+    return refine(quad - offset, grey, radius, p.refine_min_points, p.refine_min_step) + offset
 
 
 def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:

@@ -76,13 +76,14 @@ def make_work(image: Image, p: FindParams) -> Work:
     rel = cv2.subtract(grey.astype(np.int16), background.astype(np.int16))
     mask: Arr = ((rel >= p.white_margin) & (colourless > 0)).astype(np.uint8) * 255
     square = np.ones((3, 3), np.uint8)
-    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, square)
     union = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, square)
 
     smooth = cv2.GaussianBlur(grey, (3, 3), 0)
     fine = cv2.Canny(smooth, p.split_canny_low, p.split_canny_high)
-    split = cv2.bitwise_and(mask, cv2.bitwise_not(cv2.dilate(fine, cross)))
+    split = cv2.bitwise_and(
+        mask, cv2.bitwise_not(cv2.dilate(fine, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))))
+    )
     outline = cv2.morphologyEx(union, cv2.MORPH_GRADIENT, square)
     near_cards = cv2.dilate(union, np.ones((5, 5), np.uint8))
     edges = cv2.bitwise_and(cv2.bitwise_or(cv2.dilate(fine, square), outline), near_cards)

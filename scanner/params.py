@@ -12,10 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 
-CARD_WIDTH = 200
-"""Width of the canonical warped card, in pixels."""
-CARD_HEIGHT = 280
-"""Height of the canonical warped card, in pixels."""
+from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 
 CARD_ASPECT = 88.0 / 63.0
 """Long side over short side of a playing card (63 x 88 mm)."""
@@ -213,9 +210,10 @@ class FindParams:
 
 @dataclass(frozen=True)
 class ScannerParams:
-    """All parameters of the scanner: ``find`` (locating cards)."""
+    """All parameters of the scanner: ``find`` (locating cards) and ``identify`` (reading them)."""
 
     find: FindParams = field(default_factory=FindParams)
+    identify: IdentifyParams = field(default_factory=IdentifyParams)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -233,6 +231,6 @@ class ScannerParams:
             section.validate()
         if (self.find.card_width, self.find.card_height) != (CARD_WIDTH, CARD_HEIGHT):
             raise ValueError(
-                f"find.card_width x find.card_height must be {CARD_WIDTH}x{CARD_HEIGHT}, "
+                f"find.card_width x find.card_height must be the identifier's {CARD_WIDTH}x{CARD_HEIGHT}, "
                 f"got {self.find.card_width}x{self.find.card_height}"
             )

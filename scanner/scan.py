@@ -1,0 +1,149 @@
+"""The scanner facade: one call turns a camera frame into typed card detections.
+
+``Scanner(deck).scan(image)`` validates the frame, finds every card
+(``scanner.find``), warps each to a portrait card, identifies it against the
+deck's templates (``scanner.identify``) and returns a ``ScanResult``.
+
+For a long-running loop, ``Scanner.scan_or_empty`` never raises on a bad frame:
+it logs a warning and returns an empty result carrying the error message.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scanner.find import FoundCard, find_cards, warp_card
+from scanner.identify import Identification, identify
+from scanner.params import ScannerParams
+from scanner.templates import TemplateError, Templates
+from scanner.types import Detection, Image, Quad
+from scorer.cards import DeckKind
+
+log = logging.getLogger(__name__)
+
+
+class ScanInputError(ValueError):
+    """A frame the scanner cannot read: not an array, wrong dtype or shape, or empty."""
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """The cards of one frame and the milliseconds spent finding and identifying them.
+
+    ``error`` is ``None`` unless the frame could not be scanned (only from
+    ``Scanner.scan_or_empty``), in which case ``detections`` is empty.
+    """
+
+    detections: tuple[Detection, ...]
+    ms: float
+    error: str | None = None
+
+
+MIN_SIDE = 32
+"""The smallest frame side (pixels) the scanner accepts."""
+
+
+def check_frame(image: object) -> Image:
+    """Return ``image`` as a C-contiguous BGR or grey uint8 array.
+
+    Raises:
+        ScanInputError: ``image`` is not a numpy array, not uint8, not HxW or HxWx3
+            (HxWx1 and HxWx4 are accepted and converted), or smaller than
+            ``MIN_SIDE`` pixels on a side.
+    """
+    if not isinstance(image, np.ndarray):
+        raise ScanInputError(f"a frame must be a numpy array, got {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise ScanInputError(f"a frame must be uint8, got dtype {image.dtype} (shape {image.shape})")
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGRA2BGR)
+    if not (image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 3)):
+        raise ScanInputError(f"a frame must be HxW (grey) or HxWx3 (BGR), got shape {image.shape}")
+    if image.size == 0 or min(image.shape[:2]) < MIN_SIDE:
+        raise ScanInputError(
+            f"a frame must be at least {MIN_SIDE}x{MIN_SIDE} pixels, got shape {image.shape}"
+        )
+    return np.ascontiguousarray(image)
+
+
+def _turned(corners: Quad) -> Quad:
+    """The same corners starting from the opposite short side."""
+    return (corners[2], corners[3], corners[0], corners[1])
+
+
+class Scanner:
+    """Finds and identifies the cards of one deck in camera frames.
+
+    ``templates`` defaults to the deck's built-in templates; when those cannot be
+    loaded the scanner still finds cards but reports every card as not
+    identified (``card=None``), and says so in the log.
+    """
+
+    def __init__(
+        self, deck: DeckKind, templates: Templates | None = None, params: ScannerParams | None = None
+    ) -> None:
+        self.deck = deck
+        self.params = params if params is not None else ScannerParams()
+        if templates is None:
+            try:
+                templates = Templates.builtin(deck)
+            except TemplateError as exc:
+                log.warning(
+                    "no built-in templates for %s (%s): cards will not be identified", deck.value, exc
+                )
+        self.templates = templates
+
+    def warm_up(self) -> None:
+        """Run the pipeline once on a drawn card so that one-time set-up (OpenCV's
+        lazy initialisation, template preparation) is not counted in a real frame's time."""
+        frame = np.full((240, 320, 3), 40, np.uint8)
+        cv2.rectangle(frame, (120, 60), (199, 171), (240, 240, 240), thickness=-1)
+        self.scan(frame)
+
+    def scan(self, image: Image) -> ScanResult:
+        """Find and identify every card of ``image`` (BGR or grey uint8).
+
+        Raises:
+            ScanInputError: the frame is not a readable image (see ``check_frame``).
+        """
+        frame = check_frame(image)
+        start = time.perf_counter()
+        found = find_cards(frame, self.params.find)
+        detections = tuple(self._detect(frame, card) for card in found)
+        ms = (time.perf_counter() - start) * 1000.0
+        return ScanResult(detections=detections, ms=ms)
+
+    def scan_or_empty(self, image: object) -> ScanResult:
+        """Like ``scan`` but never raises: a bad frame, or a failure inside the
+        pipeline, is logged as a warning and gives an empty result with ``error`` set."""
+        start = time.perf_counter()
+        try:
+            return self.scan(image)  # type: ignore[arg-type]
+        except ScanInputError as exc:
+            message = str(exc)
+        except (cv2.error, ValueError, ArithmeticError, MemoryError) as exc:
+            message = f"scan failed: {type(exc).__name__}: {exc}"
+        log.warning("frame skipped: %s", message)
+        return ScanResult(detections=(), ms=(time.perf_counter() - start) * 1000.0, error=message)
+
+    def _detect(self, frame: Image, card: FoundCard) -> Detection:
+        if self.templates is None:
+            return Detection(card=None, confidence=0.0, corners=card.corners, top=card.top)
+        warped = warp_card(frame, card.corners, self.params.find)
+        ident: Identification = identify(warped, self.templates, self.params.identify)
+        corners = _turned(card.corners) if ident.turned else card.corners
+        return Detection(
+            card=ident.card,
+            confidence=ident.confidence,
+            corners=corners,
+            top=card.top,
+            runner_up=ident.runner_up,
+            runner_up_confidence=ident.runner_up_confidence,
+        )
