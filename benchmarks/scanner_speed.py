@@ -1,0 +1,85 @@
+"""Scanner speed: median milliseconds per 1280x720 frame on one core, 1, 4 and 8 cards.
+
+Run: ``.venv/bin/python -m benchmarks.scanner_speed [--repeat N]``.
+
+Frames are rendered scenes (``scanner.scenes``) of separate cards of the
+Oktris deck on green felt, seen slightly tilted, with the renderer's default
+light, blur and noise.  Every frame is scanned ``--repeat`` times after a
+warm-up; the figures are medians over all scans of the whole pipeline (find and
+identify every card, ``Scanner.scan``) and of finding alone (``find_cards``).
+OpenCV runs on one thread (``cv2.setNumThreads(1)``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import cv2
+import numpy as np
+
+from scanner.find import find_cards
+from scanner.scan import Scanner
+from scanner.scenes import Camera, PlacedCard, Scene, render
+from scorer.cards import DeckKind, oktris_deck
+
+COUNTS = (1, 4, 8)
+FRAMES = 4
+"""Different frames per card count."""
+
+
+def frames(count: int, seed: int) -> list[np.ndarray]:
+    """``FRAMES`` rendered 1280x720 frames of ``count`` separate cards."""
+    rng = np.random.default_rng(seed)
+    deck = oktris_deck()
+    out = []
+    for _ in range(FRAMES):
+        cols = 4 if count > 4 else count
+        rows = 2 if count > 4 else 1
+        picks = rng.choice(len(deck), size=count, replace=False)
+        cards = []
+        for k, pick in enumerate(picks):
+            r, c = divmod(k, cols)
+            centre = ((c + 0.5) * 1280 / cols, (r + 0.5) * 720 / rows)
+            cards.append(PlacedCard(deck[int(pick)], centre, float(rng.uniform(-40, 40))))
+        scene = Scene(cards=tuple(cards), camera=Camera(tilt_deg=8.0), card_px=150.0)
+        image, _truth = render(scene, rng)
+        out.append(image)
+    return out
+
+
+def _median_ms(fn: object, images: list[np.ndarray], repeat: int) -> float:
+    call = fn  # a callable taking an image
+    times = []
+    for _ in range(repeat):
+        for image in images:
+            start = time.perf_counter()
+            call(image)  # type: ignore[operator]
+            times.append((time.perf_counter() - start) * 1000.0)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the speed figures; returns the exit code."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=10, help="scans of every frame (default 10)")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    scanner = Scanner(DeckKind.OKTRIS)
+    scanner.warm_up()
+    params = scanner.params.find
+    print(f"median ms per 1280x720 frame, one core, {FRAMES} frames x {args.repeat} scans each")
+    print(f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8}")
+    for count in COUNTS:
+        images = frames(count, seed=count)
+        found = statistics.median(len(scanner.scan(image).detections) for image in images)
+        scan_ms = _median_ms(scanner.scan, images, args.repeat)
+        find_ms = _median_ms(lambda image: find_cards(image, params), images, args.repeat)
+        print(f"{count:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Scanner accuracy on the committed scene fixtures and on real photos (when present).
+
+The fixture figures come from ``benchmarks.scanner_accuracy`` (which prints them
+per scene kind); the goals are those of the scanner's issue: at least 99% of
+visible cards identified, under 0.5% wrong identities (``None`` is never
+wrong), the top card of a pile right in at least 98%.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks.scanner_accuracy import FIXTURES, Report, evaluate
+from scanner.find import find_cards
+from scanner.params import FindParams
+
+REAL = Path(
+    os.environ.get("OCTOTABLE_REAL_CARDS", Path(__file__).resolve().parents[3] / "shared/data/real-cards")
+)
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    if not (FIXTURES / "truth.json").is_file():
+        pytest.skip(f"no scene fixtures in {FIXTURES}")
+    return evaluate(FIXTURES)
+
+
+def test_fixtures_have_no_wrong_identities(report: Report) -> None:
+    assert report.total.named > 0
+    assert report.total.wrong_pct < 0.5, report.mistakes
+
+
+def test_fixtures_lone_cards_are_found(report: Report) -> None:
+    # Single cards and the separate cards of a trick, arms and all.
+    lone = [report.by_group[g] for g in ("single", "trick")]
+    visible = sum(t.visible for t in lone)
+    found = sum(t.found for t in lone)
+    assert visible > 0
+    assert found / visible >= 0.9
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="fans and hands: covered cards are rebuilt from their corners only in part; "
+    "see docs/BENCHMARKS.md (scanner accuracy) for the current figures",
+)
+def test_fixtures_meet_the_accuracy_goals(report: Report) -> None:
+    assert report.total.identified_pct >= 99.0
+    assert report.total.wrong_pct < 0.5
+    assert report.total.top_pct >= 98.0
+
+
+def _real_rows(kind: str) -> list[dict[str, str]]:
+    labels = REAL / "labels.csv"
+    if not labels.is_file():
+        pytest.skip(f"real photos not present at {REAL}")
+    with labels.open(newline="", encoding="utf-8") as f:
+        return [row for row in csv.DictReader(f) if row["kind"] == kind]
+
+
+def test_real_phone_photos_of_one_card_mostly_show_a_card_near_the_middle() -> None:
+    rows = _real_rows("single_phone_table")
+    params = FindParams()
+    hits = 0
+    for row in rows:
+        image = cv2.imread(str(REAL / row["file"]), cv2.IMREAD_COLOR)
+        assert image is not None, row["file"]
+        h, w = image.shape[:2]
+        for card in find_cards(np.asarray(image, np.uint8), params):
+            cx = sum(x for x, _ in card.corners) / 4
+            cy = sum(y for _, y in card.corners) / 4
+            if abs(cx - w / 2) < w / 4 and abs(cy - h / 2) < h / 4:
+                hits += 1
+                break
+    assert hits / len(rows) >= 0.6
