@@ -14,8 +14,8 @@ should do next:
   taken for the next;
 - ``FINISHED`` once every card has its captures (or was skipped).
 
-``learn`` then makes the templates (per card the medoid of its captures, after
-turning each capture the way up that matches the others best) and ``validate``
+``learn`` then makes the templates (per card its captures turned the same way
+up, the medoid first, the table past the rounded corners painted over) and ``validate``
 reports each card's confidence against them and any two cards too alike.
 """
 
@@ -55,6 +55,8 @@ class CaptureParams:
             fraction of the card's short side.
         empty_frames: frames without any card that count as "the card was taken away".
         size_tolerance: relative tolerance of a found card's short side against the calibrated one.
+        corner_radius: the card's corner radius as a fraction of its width (templates are cleaned
+            outside it).
 
     Raises:
         CaptureError: (on construction) a value out of range.
@@ -66,6 +68,7 @@ class CaptureParams:
     min_shift: float = 0.15
     empty_frames: int = 1
     size_tolerance: float = 0.3
+    corner_radius: float = 0.07
 
     def __post_init__(self) -> None:
         if not 1 <= self.captures_per_card <= 20:
@@ -302,25 +305,51 @@ class CaptureSession:
     # --- results --------------------------------------------------------------
 
     def learn(self) -> Templates:
-        """The templates of every captured card (see ``combine``).
+        """The templates of every captured card: per card its captures turned the same way up,
+        the medoid first (see ``combine``), each with the table outside its rounded corners
+        painted over in the card's paper colour (``clean_corners``).
 
         Raises:
             CaptureError: no card was captured at all.
         """
         if not self.captures:
             raise CaptureError("no card was captured: nothing to learn templates from")
-        faces = {card: (combine(images),) for card, images in self.captures.items() if images}
+        faces = {
+            card: tuple(clean_corners(image, self.params.corner_radius) for image in combine_all(images))
+            for card, images in self.captures.items()
+            if images
+        }
         return Templates(self.deck, faces, source="<capture>")
+
+
+def clean_corners(image: Image, radius: float = 0.07, inset: int = 2) -> Image:
+    """A warped card with everything outside its rounded outline (corner radius ``radius`` of its
+    width, ``inset`` pixels in from the edge) painted in the paper colour (the median colour of a
+    strip along its left edge), so the table seen past the corners is not part of a template."""
+    h, w = image.shape[:2]
+    r = max(1, round(radius * w))
+    mask = np.zeros((h, w), np.uint8)
+    cv2.rectangle(mask, (inset + r, inset), (w - 1 - inset - r, h - 1 - inset), 255, -1)
+    cv2.rectangle(mask, (inset, inset + r), (w - 1 - inset, h - 1 - inset - r), 255, -1)
+    for cx, cy in ((inset + r, inset + r), (w - 1 - inset - r, inset + r), (inset + r, h - 1 - inset - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    cv2.circle(mask, (w - 1 - inset - r, h - 1 - inset - r), r, 255, -1)
+    strip = image[int(0.3 * h) : int(0.7 * h), int(0.05 * w) : int(0.12 * w)].reshape(
+        -1, image.shape[2] if image.ndim == 3 else 1
+    )
+    paper = np.median(strip, axis=0).astype(np.uint8)
+    out = image.copy()
+    out[mask == 0] = paper if image.ndim == 3 else paper[0]
+    return out
 
 
 def _upright_pair(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.mean(np.abs(a - b)))
 
 
-def combine(images: Sequence[Image]) -> Image:
-    """One template from several captures of a card: each capture turned the way up (as is or a
-    half turn) that is nearer the first, then the medoid (the capture with the smallest total
-    distance to the others) in grey levels.
+def combine_all(images: Sequence[Image]) -> list[Image]:
+    """Several captures of a card, each turned the way up (as is or a half turn) nearer the first,
+    the medoid (the capture with the smallest total grey-level distance to the others) first.
 
     Raises:
         CaptureError: ``images`` is empty.
@@ -331,15 +360,21 @@ def combine(images: Sequence[Image]) -> Image:
     aligned: list[Image] = [images[0]]
     for image in images[1:]:
         turned = np.asarray(cv2.rotate(image, cv2.ROTATE_180), dtype=np.uint8)
-        keep = (
-            image
-            if _upright_pair(base, image.astype(np.float32)) <= _upright_pair(base, turned.astype(np.float32))
-            else turned
-        )
-        aligned.append(keep)
+        as_is = _upright_pair(base, image.astype(np.float32))
+        aligned.append(image if as_is <= _upright_pair(base, turned.astype(np.float32)) else turned)
     greys = [cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(np.float32) for a in aligned]
     totals = [sum(_upright_pair(g, h) for h in greys) for g in greys]
-    return aligned[int(np.argmin(totals))]
+    first = int(np.argmin(totals))
+    return [aligned[first], *(a for i, a in enumerate(aligned) if i != first)]
+
+
+def combine(images: Sequence[Image]) -> Image:
+    """The medoid of several captures of a card (see ``combine_all``).
+
+    Raises:
+        CaptureError: ``images`` is empty.
+    """
+    return combine_all(images)[0]
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import tomli_w
 
 from calibration.seats import SeatZones, default_zones
@@ -47,6 +48,13 @@ from scorer.cards import DeckKind
 
 VERSION = 1
 """The calibration file version this code reads and writes."""
+FILE_NAME = "calibration.toml"
+
+
+def default_path() -> Path:
+    """Where the calibration file lives unless told otherwise: in the per-user data folder."""
+    return Path(platformdirs.user_data_dir("octotable", appauthor=False)) / FILE_NAME
+
 
 _SECTIONS = ("camera", "table", "seats", "deck")
 _KEYS: dict[str, tuple[str, ...]] = {

@@ -1,0 +1,278 @@
+"""Learn the templates of a user's own deck from labelled photos.
+
+The labels are a CSV file with (at least) the columns ``file`` and ``label``;
+``file`` is relative to the CSV's folder.  Each photo shows one card (the largest
+card found is taken); a photo that is already a canonical warped card (200 x 280)
+is used as it is.  Several photos per card are best: per card the photos are
+compared with each other by the identifier's own measure (``identify`` against a
+single photo as template), and
+
+- the *medoid* (the photo that agrees best, by median, with the others) becomes
+  the first template;
+- a photo that agrees with the medoid less than ``LearnParams.min_agreement``
+  is rejected as an outlier (a misframed, blurred or mislabelled photo), so one
+  bad photo cannot spoil a card;
+- with exactly two photos that disagree, the one the finder saw better is kept;
+- up to ``LearnParams.templates_per_card`` of the most central remaining photos
+  are kept as extra templates (more light and angle variety).
+
+Every template is turned the way the shipped template of the same card reads
+(when there is one), and the table seen past its rounded corners is painted
+over with the card's paper colour.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.capture import clean_corners
+from scanner.find import find_cards, warp_card
+from scanner.identify import identify
+from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
+from scanner.params import ScannerParams
+from scanner.templates import TemplateError, Templates, expected_cards
+from scanner.types import Image
+from scorer.cards import Card, DeckKind, parse_card
+from scorer.errors import NotationError
+
+log = logging.getLogger(__name__)
+
+
+class LabelsError(ValueError):
+    """A labels CSV that cannot be used (missing, no ``file``/``label`` column, a bad label)."""
+
+
+@dataclass(frozen=True)
+class LearnParams:
+    """The tunable numbers of learning templates.
+
+    Raises:
+        ValueError: (from construction) a field is out of range, naming it and its value.
+    """
+
+    min_agreement: float = 0.45
+    """Least score of a photo against the medoid to be kept (else: an outlier)."""
+    templates_per_card: int = 3
+    """At most this many templates per card (the medoid first)."""
+    corner_radius: float = 0.07
+    """Rounded-corner radius (fraction of the card width) painted over with paper colour."""
+
+    def __post_init__(self) -> None:
+        if not -1.0 <= self.min_agreement <= 1.0:
+            raise ValueError(f"LearnParams.min_agreement must be in [-1, 1], got {self.min_agreement!r}")
+        if isinstance(self.templates_per_card, bool) or not 1 <= self.templates_per_card <= 20:
+            raise ValueError(
+                f"LearnParams.templates_per_card must be in [1, 20], got {self.templates_per_card!r}"
+            )
+        if not 0.0 <= self.corner_radius <= 0.3:
+            raise ValueError(f"LearnParams.corner_radius must be in [0, 0.3], got {self.corner_radius!r}")
+
+
+@dataclass(frozen=True)
+class Photo:
+    """One labelled photo, cut out as a canonical card."""
+
+    path: Path
+    card: Card
+    image: Image
+    quality: float
+    """How well the finder saw the card (1.0 for a photo that was already a canonical card)."""
+
+
+@dataclass(frozen=True)
+class CardReport:
+    """What became of one card's photos."""
+
+    card: Card
+    kept: tuple[Path, ...]
+    """The photos made templates, the medoid first."""
+    rejected: tuple[Path, ...]
+    """The photos rejected as outliers."""
+    agreement: float
+    """The medoid's median score against the card's other photos (1.0 with one photo)."""
+
+
+@dataclass(frozen=True)
+class LearnReport:
+    """The outcome of ``learn_templates``."""
+
+    templates: Templates
+    folder: Path
+    cards: tuple[CardReport, ...]
+    skipped: tuple[tuple[Path, str], ...] = field(default=())
+    """Photos not used at all, each with the reason (unreadable, no card found)."""
+    missing: tuple[Card, ...] = field(default=())
+    """Cards of the deck without any template."""
+
+
+def read_labels(labels_csv: str | Path, deck: DeckKind) -> list[tuple[Path, Card]]:
+    """The ``(photo path, card)`` rows of a labels CSV, paths resolved against the CSV's folder.
+
+    Raises:
+        LabelsError: the file is missing or unreadable, lacks a ``file`` or ``label``
+            column, or a label is not a card of ``deck`` (the line is named).
+    """
+    path = Path(labels_csv)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LabelsError(f"cannot read the labels file {str(path)!r}: {exc}") from None
+    reader = csv.DictReader(text.splitlines())
+    columns = [c.strip() for c in reader.fieldnames or []]
+    if "file" not in columns or "label" not in columns:
+        raise LabelsError(
+            f"{str(path)!r}: needs the columns file,label (found {','.join(columns) or 'none'})"
+        )
+    rows: list[tuple[Path, Card]] = []
+    for line, row in enumerate(reader, start=2):
+        row = {(k or "").strip(): (v or "").strip() for k, v in row.items()}
+        if not row.get("file") and not row.get("label"):
+            continue
+        try:
+            card = parse_card(row.get("label", ""), deck)
+        except NotationError as exc:
+            raise LabelsError(f"{str(path)!r} line {line}: {exc}") from None
+        if not row.get("file"):
+            raise LabelsError(f"{str(path)!r} line {line}: the file column is empty")
+        rows.append((path.parent / row["file"], card))
+    if not rows:
+        raise LabelsError(f"{str(path)!r} lists no photo")
+    return rows
+
+
+def cut_out(image: Image, params: ScannerParams) -> tuple[Image, float] | None:
+    """The largest card of ``image`` as a canonical card and the finder's score for it.
+
+    A 200x280 BGR image is taken to be a canonical card already.  ``None`` when no
+    card is found.
+    """
+    if image.shape == (CARD_HEIGHT, CARD_WIDTH, 3):
+        return image, 1.0
+    found = find_cards(image, params.find)
+    if not found:
+        return None
+    if len(found) > 1:
+        log.debug("%d cards found; the largest is taken", len(found))
+    biggest = max(found, key=lambda f: cv2.contourArea(np.asarray(f.corners, dtype=np.float32)))
+    return warp_card(image, biggest.corners, params.find), float(biggest.score)
+
+
+def _similarity(a: Image, b: Image, deck: DeckKind, params: ScannerParams) -> tuple[float, bool]:
+    """The identifier's score of ``b`` read against ``a`` as sole template, and whether ``b`` read turned."""
+    card = parse_card("AS" if deck is DeckKind.OKTRIS else "1", deck)
+    answer = identify(b, Templates(deck, {card: (a,)}), params.identify)
+    return answer.confidence, answer.turned
+
+
+def _turn(image: Image) -> Image:
+    return np.asarray(cv2.rotate(image, cv2.ROTATE_180), dtype=np.uint8)
+
+
+def combine(
+    photos: list[Photo], deck: DeckKind, params: ScannerParams, learn: LearnParams
+) -> tuple[list[Photo], list[Photo], float]:
+    """Choose one card's templates: ``(kept, the medoid first; rejected; the medoid's agreement)``.
+
+    Every kept photo is turned the way the medoid reads.
+    """
+    n = len(photos)
+    if n == 1:
+        return photos, [], 1.0
+    scores = np.eye(n, dtype=np.float64)
+    turned = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                scores[i, j], turned[i, j] = _similarity(photos[i].image, photos[j].image, deck, params)
+    symmetric = (scores + scores.T) / 2.0
+    off = [np.delete(symmetric[i], i) for i in range(n)]
+    centrality = np.array([float(np.median(row)) for row in off])
+    if n == 2 and symmetric[0, 1] < learn.min_agreement:
+        best = max(range(2), key=lambda i: photos[i].quality)
+        return [photos[best]], [photos[1 - best]], float(symmetric[0, 1])
+    medoid = int(np.argmax(centrality))
+    order = [medoid, *sorted((i for i in range(n) if i != medoid), key=lambda i: -symmetric[medoid, i])]
+    kept = [i for i in order if i == medoid or symmetric[medoid, i] >= learn.min_agreement]
+    rejected = [photos[i] for i in order if i not in kept]
+    aligned = [
+        photos[i] if i == medoid or not turned[medoid, i] else _with_image(photos[i], _turn(photos[i].image))
+        for i in kept[: learn.templates_per_card]
+    ]
+    return aligned, rejected, float(centrality[medoid])
+
+
+def _with_image(photo: Photo, image: Image) -> Photo:
+    return Photo(photo.path, photo.card, image, photo.quality)
+
+
+def _upright(images: list[Image], card: Card, deck: DeckKind, params: ScannerParams) -> list[Image]:
+    """Turn the set the way the shipped template of ``card`` reads, when there is one."""
+    try:
+        shipped = Templates.builtin(deck)
+    except TemplateError:
+        return images
+    if card not in shipped.faces:
+        return images
+    answer = identify(images[0], Templates(deck, {card: shipped.faces[card]}), params.identify)
+    return [_turn(image) for image in images] if answer.turned else images
+
+
+def learn_templates(
+    labels_csv: str | Path,
+    deck: DeckKind,
+    out_dir: str | Path,
+    params: ScannerParams | None = None,
+    learn: LearnParams | None = None,
+) -> LearnReport:
+    """Learn a template folder from labelled photos and write it to ``out_dir``.
+
+    Photos that cannot be read or show no card are skipped (and reported);
+    cards of the deck with no usable photo are reported as missing (a warning
+    names them) but do not stop the learning.
+
+    Raises:
+        LabelsError: the labels CSV cannot be used.
+        TemplateError: no photo at all gave a card, or the folder cannot be written.
+    """
+    p = params if params is not None else ScannerParams()
+    lp = learn if learn is not None else LearnParams()
+    rows = read_labels(labels_csv, deck)
+    photos: dict[Card, list[Photo]] = {}
+    skipped: list[tuple[Path, str]] = []
+    for path, card in rows:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            skipped.append((path, "cannot be read as an image"))
+            log.warning("%s: cannot be read as an image; skipped", path)
+            continue
+        cut = cut_out(np.asarray(image, dtype=np.uint8), p)
+        if cut is None:
+            skipped.append((path, "no card found"))
+            log.warning("%s: no card found; skipped", path)
+            continue
+        photos.setdefault(card, []).append(Photo(path, card, cut[0], cut[1]))
+    if not photos:
+        raise TemplateError(f"no photo listed in {str(labels_csv)!r} shows a card: nothing to learn")
+    faces: dict[Card, tuple[Image, ...]] = {}
+    reports: list[CardReport] = []
+    for card, card_photos in photos.items():
+        kept, rejected, agreement = combine(card_photos, deck, p, lp)
+        for photo in rejected:
+            log.warning("%s: rejected as an outlier among the photos of %s", photo.path, card)
+        images = _upright([photo.image for photo in kept], card, deck, p)
+        faces[card] = tuple(clean_corners(image, lp.corner_radius) for image in images)
+        reports.append(
+            CardReport(card, tuple(x.path for x in kept), tuple(x.path for x in rejected), agreement)
+        )
+    templates = Templates(deck, faces, source=str(out_dir))
+    folder = templates.save(out_dir)
+    missing = templates.missing(expected_cards(deck))
+    if missing:
+        log.warning("no template learned for %s", " ".join(str(card) for card in missing))
+    return LearnReport(templates, folder, tuple(reports), tuple(skipped), missing)
