@@ -34,8 +34,9 @@ from scanner.observations import describe
 from scanner.sources import check_image
 from scanner.types import Frame
 from scanner.watcher import Detector, Watcher
+from scanner.watcher_locate import Reader
 from scorer.game import Game, rules_for
-from webui.commands.replay import TruthDetector, deck_of, scanner_detector, table_setup
+from webui.commands.replay import TruthDetector, deck_of, scanner_pipeline, table_setup
 from webui.proposals import GameDesk, Proposer
 
 GAMES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "games"
@@ -72,9 +73,17 @@ def _run(
     truth = TruthDetector(folder)
     setup = table_setup(str(folder / "calibration.toml"), players)
     detect: Detector = truth
+    read_at: Reader | None = None
     if use_scanner:
-        detect = scanner_detector(deck_of(game_name), setup.templates_dir, setup.card_size_px)
-    watcher = Watcher(detect, deck=deck_of(game_name), seats=players, zones=setup.zones)
+        detect, read_at = scanner_pipeline(deck_of(game_name), setup.templates_dir, setup.card_size_px)
+    watcher = Watcher(
+        detect,
+        deck=deck_of(game_name),
+        seats=players,
+        zones=setup.zones,
+        read_at=read_at,
+        card_size_px=setup.card_size_px,
+    )
     desk = GameDesk(Game.new(rules_for(game_name), players))
     proposer = Proposer()
     costs: list[float] = []

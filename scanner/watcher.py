@@ -28,9 +28,10 @@ from typing import Protocol
 
 from scanner.observations import Observation, TurnDone
 from scanner.types import Detection, Frame, Image
-from scanner.watcher_compare import Comparer, Layout, Reader, View
+from scanner.watcher_compare import Comparer, Layout, View
 from scanner.watcher_confirm import SeenCard, confirm
 from scanner.watcher_image import SmallView, changed, quad_mask, shrink, skin
+from scanner.watcher_locate import Reader
 from scanner.watcher_params import WatcherParams
 from scanner.watcher_zones import SeatZones, zone_count
 from scorer.cards import DeckKind
@@ -205,7 +206,15 @@ class Watcher:
         self._readings.append(detections)
         if len(self._readings) < p.confirm_frames:
             return []
-        view = View(confirm(self._readings, p), small, *self._settle, image=frame.image)
+        cards = confirm(self._readings, p)
+        if not cards and ref is not None and ref.cards and change is not None:
+            where = quad_mask(change.shape, [c.corners for c in ref.cards], small.scale)
+            if float(change[where].mean()) < p.cleared_change:
+                # The scanner found nothing, yet where the cards lay hardly changed: they are still
+                # there and this reading failed.  Keep them; what changed is looked for below.
+                log.info("watcher: no card found where cards still lie; keeping the last view's cards")
+                cards = ref.cards
+        view = View(cards, small, *self._settle, image=frame.image)
         self._readings = []
         self._dirty = False
         self._view = view

@@ -17,25 +17,21 @@ from __future__ import annotations
 import enum
 import logging
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from scanner.observations import Candidate, HandShown, Observation, PileCard, TableCleared, TrickSeen
-from scanner.types import Detection, Image, Quad
+from scanner.types import Image, Point, Quad
 from scanner.watcher_confirm import SeenCard
 from scanner.watcher_image import Mask, SmallView, changed, iou, quad_mask
-from scanner.watcher_locate import locate_card
+from scanner.watcher_locate import Reader, locate_card
 from scanner.watcher_params import WatcherParams
 from scanner.watcher_zones import AngleZones, SeatZones
 from scorer.cards import DeckKind
 
 log = logging.getLogger("scanner.watcher")
-
-Reader = Callable[[Image, Quad], Detection]
-"""Identifies the card lying at given corners of a frame (the scanner's warp and identification)."""
 
 
 class Layout(enum.Enum):
@@ -58,6 +54,10 @@ class View:
     frame_index: int
     timestamp: float
     image: Image | None = None
+
+
+def _centre(quad: Quad) -> Point:
+    return (sum(p[0] for p in quad) / 4.0, sum(p[1] for p in quad) / 4.0)
 
 
 class Comparer:
@@ -108,10 +108,12 @@ class Comparer:
         return self._compare_tricks(ref, view)
 
     def _in_pile(self, card: SeenCard, view: View) -> bool:
+        return self._in_pile_point(card.centre, view)
+
+    def _in_pile_point(self, point: Point, view: View) -> bool:
         width, height = view.small.size
         cx, cy = self.params.pile_centre_x * width, self.params.pile_centre_y * height
-        x, y = card.centre
-        return math.hypot(x - cx, y - cy) <= self.params.pile_radius * min(width, height)
+        return math.hypot(point[0] - cx, point[1] - cy) <= self.params.pile_radius * min(width, height)
 
     def _is_new(self, card: SeenCard, ref: View, view: View) -> bool:
         p = self.params
@@ -150,7 +152,13 @@ class Comparer:
         if len(candidates) > 1:
             log.debug("watcher: %d new outlines on the pile, kept %s", len(candidates), pile[0].card)
         if not pile or pile[0].card is None or pile[0].confidence < self.params.locate_below:
-            located = self._locate(ref, view)
+            quad = locate_card(ref.small, view.small, self.params, self._pile_area(view), self.card_size_px)
+            if quad is not None and not self._in_pile_point(_centre(quad), view):
+                quad = None
+            if quad is None and pile and pile[0].card is None:
+                log.debug("watcher: an unread outline on the pile where nothing card-shaped changed: ignored")
+                pile = []
+            located = self._read_at(quad, ref, view) if quad is not None else None
             if located is not None and (not pile or located.confidence > pile[0].confidence):
                 pile = [located]
         out: list[Observation] = [
@@ -189,18 +197,13 @@ class Comparer:
         area = np.zeros((height, width), np.uint8)
         centre = (round(p.pile_centre_x * full_w * scale), round(p.pile_centre_y * full_h * scale))
         radius = round(p.pile_radius * min(full_w, full_h) * scale)
-        if self.card_size_px is not None:
-            radius += round(self.card_size_px[1] * scale / 2)  # a card whose centre is in reaches out
         cv2.circle(area, centre, radius, 1, -1)
         result: Mask = area > 0
         return result
 
-    def _locate(self, ref: View, view: View) -> SeenCard | None:
-        """The card read where the pile changed, if it is a new card (see :mod:`scanner.watcher_locate`)."""
+    def _read_at(self, quad: Quad, ref: View, view: View) -> SeenCard | None:
+        """The card read at ``quad`` (where the pile changed), if it is a new card on the pile."""
         if self.read_at is None or view.image is None:
-            return None
-        quad = locate_card(ref.small, view.small, self.params, self._pile_area(view), self.card_size_px)
-        if quad is None:
             return None
         det = self.read_at(view.image, quad)
         self.reads += 1

@@ -10,16 +10,21 @@ lies; the scanner then only has to read the card there.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
-from scanner.types import Point, Quad
+from scanner.types import Detection, Image, Point, Quad
 from scanner.watcher_image import Mask, SmallView, changed
 from scanner.watcher_params import WatcherParams
 
 CARD_ASPECT = 88.0 / 63.0
 """Long side over short side of a playing card."""
+
+Reader = Callable[[Image, Quad], Detection]
+"""Identifies the card lying at given corners of a frame (the scanner's warp and identification)."""
 
 
 def portrait_quad(centre: Point, long_side: float, short_side: float, angle_deg: float) -> Quad:
@@ -84,3 +89,30 @@ def locate_card(
     quad = portrait_quad((cx, cy), long_side, short_side, long_angle)
     a, b, c, d = ((x / scale, y / scale) for x, y in quad)
     return (a, b, c, d)
+
+
+class _ScannerParts(Protocol):
+    """What :func:`reader_of` needs of a ``scanner.scan.Scanner``."""
+
+    templates: Any
+    params: Any
+
+
+def reader_of(scanner: _ScannerParts) -> Reader:
+    """The watcher's reader for a scanner: warp the frame at the given corners and identify the card
+    (as the scanner does for a card it found itself).  No templates: nothing is identified."""
+
+    def read(image: Image, quad: Quad) -> Detection:
+        from scanner.find import warp_card
+        from scanner.identify import identify
+
+        if scanner.templates is None:
+            return Detection(None, 0.0, quad, True)
+        warped = warp_card(image, quad, scanner.params.find)
+        found = identify(warped, scanner.templates, scanner.params.identify)
+        corners = (quad[2], quad[3], quad[0], quad[1]) if found.turned else quad
+        return Detection(
+            found.card, found.confidence, corners, True, found.runner_up, found.runner_up_confidence
+        )
+
+    return read

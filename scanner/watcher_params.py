@@ -70,6 +70,9 @@ class WatcherParams:
     """Centre of the pile area, as fractions of the image width and height."""
     pile_radius: float = 0.25
     """Radius of the pile area, as a fraction of the image's shorter side."""
+    cleared_change: float = 0.8
+    """Part of where the cards lay that must have changed for a view without cards to be a cleared
+    table (below it the scanner missed cards that are still there)."""
     locate_below: float = 0.6
     """When the scanner's new top card on the pile is missing or less sure than this, the watcher
     looks where the pile changed and has the card there read (if it was given a reader)."""
@@ -116,6 +119,7 @@ class WatcherParams:
             "pile_centre_y": (0.0, 1.0),
             "pile_radius": (0.0, 2.0),
             "locate_below": (0.0, 1.0),
+            "cleared_change": (0.0, 1.0),
             "snapshots": (0, 1000),
         }
         for f in fields(self):

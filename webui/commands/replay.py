@@ -24,6 +24,7 @@ from scanner.observations import Observation, describe
 from scanner.sources import ReplaySource, SourceError
 from scanner.types import Detection, Frame, Image
 from scanner.watcher import Detector, Watcher
+from scanner.watcher_locate import Reader, reader_of
 from scanner.watcher_params import WatcherParams
 from scanner.watcher_zones import SeatZones
 from scorer.cards import DeckKind
@@ -102,10 +103,10 @@ def read_people(folder: Path, players: Sequence[str]) -> list[Event]:
     return events
 
 
-def scanner_detector(
+def scanner_pipeline(
     deck: DeckKind, templates_dir: str | None = None, card_size_px: tuple[float, float] | None = None
-) -> Detector:
-    """The real scanner as the watcher's detector (a bad frame gives no detection).
+) -> tuple[Detector, Reader]:
+    """The real scanner as the watcher's detector (a bad frame gives no detection) and reader.
 
     ``card_size_px`` (short, long side in frame pixels, from calibration) helps it
     rebuild cards lying over each other.
@@ -129,7 +130,7 @@ def scanner_detector(
     def detect(image: Image) -> Sequence[Detection]:
         return scanner.scan_or_empty(image).detections
 
-    return detect
+    return detect, reader_of(scanner)
 
 
 TRUTH_FILE = "frames.json"
@@ -200,12 +201,17 @@ def replay_folder(
     desk = GameDesk(game)
     deck = deck_of(game_name)
     people = deque(read_people(folder, game.players))
+    read_at: Reader | None = None
+    if detect is None:
+        detect, read_at = scanner_pipeline(deck, templates_dir, card_size_px)
     watcher = Watcher(
-        detect or scanner_detector(deck, templates_dir, card_size_px),
+        detect,
         deck=deck,
         seats=players,
         params=watcher_params,
         zones=zones,
+        read_at=read_at,
+        card_size_px=card_size_px,
     )
     proposer = Proposer(proposal_params)
     run = ReplayRun(game)
