@@ -199,9 +199,9 @@ def _octo(*texts: str) -> tuple[OctoCard, ...]:
 
 def octoplus_round() -> tuple[Recorder, Game, list[Event]]:
     """A round for three: turn-up 1; seat 1 makes 8 and gives; a +2 chain answered with exactly 8
-    (another give); a Pass; a turn of 2, 2 (the second almost exactly on the first) and -2, ended
-    by the idle time; seat 1 plays its last three cards and is out; the others show their hands
-    (seat 3's 18 is void); the table is cleared."""
+    (another give, to the same seat); a Pass; a turn of 2, 2 (the second almost exactly on the
+    first) and -2, ended by the idle time; seat 1 plays its last three cards and is out; the
+    others show their hands (seat 3's 28 is void); the table is cleared."""
     rec = Recorder("octoplus-3p-round", 3, _scene(TableKind.GREY, 11), np.random.default_rng(11))
     layout = np.random.default_rng(5)
     game = Game.new(rules_for("octoplus"), 3)
@@ -240,7 +240,7 @@ def octoplus_round() -> tuple[Recorder, Game, list[Event]]:
     rec.wait(1.5, "seat 1 thinks")
     pile(1, "1")
     apply(Play(1, _octo("1")))  # 3 + 4 + 1 = 8: give
-    give(1, 2)
+    give(1, 3)
     pile(2, "P")
     apply(Play(2, _octo("P")))
     pile(3, "2")
@@ -254,12 +254,16 @@ def octoplus_round() -> tuple[Recorder, Game, list[Event]]:
     pile(1, "2")
     pile(1, "1")
     apply(Play(1, _octo("3", "2", "1")))  # -2 + 6 = 4 with the last cards: seat 1 is out
+    # Each shown hand lies in its seat's zone (seat 2 upper left, seat 3 upper right), a little apart.
     hands = {
         2: (
-            ("7", "6", "6", "5", "3", "+2", "-2"),
-            [(45, 60), (120, 60), (195, 60), (45, 165), (120, 165), (195, 165), (45, 270)],
+            ("7", "6", "6", "5", "+2", "-2"),
+            [(40, 58), (124, 58), (208, 58), (40, 180), (124, 180), (40, 302)],
         ),
-        3: (("7", "4", "2", "4", "1"), [(445, 60), (520, 60), (595, 60), (445, 165), (520, 165)]),
+        3: (
+            ("7", "4", "2", "4", "1", "P"),
+            [(600, 58), (516, 58), (432, 58), (600, 180), (516, 180), (600, 302)],
+        ),
     }
     for seat, (texts, spots) in hands.items():
         for text, (x, y) in zip(texts, spots, strict=True):
