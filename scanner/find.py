@@ -156,6 +156,68 @@ def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> li
     return _dedupe(lone, p)
 
 
+def _lone_in_clusters(
+    image: Image, work: Work, outlines: dict[str, list[Arr]], lone: list[FloatArray], p: FindParams
+) -> list[FloatArray]:
+    """Whole cards inside clusters of touching cards, cut out at full resolution.
+
+    The card on top of a pile shows its whole outline, a thin edge where it lies
+    on the cards below; at work scale the print near its border (indices) joins
+    that edge and the card's region leaks into the cards below, at full
+    resolution it does not.  Only the clusters that no lone card explains are
+    looked at.  Returns the cards found, in work pixels.
+    """
+    area = float(work.grey.shape[0] * work.grey.shape[1])
+    min_area, max_area = p.min_card_area * area, p.max_card_area * area
+    found: list[FloatArray] = []
+    h, w = image.shape[:2]
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (p.full_open, p.full_open))
+    for c in outlines["union"]:
+        if cv2.contourArea(c) < min_area or _explained(c, lone, 1.15):
+            continue
+        bx, by, bw, bh = cv2.boundingRect(c)
+        x0, y0 = max(0, math.floor((bx - 2) / work.scale)), max(0, math.floor((by - 2) / work.scale))
+        x1, y1 = min(w, math.ceil((bx + bw + 2) / work.scale)), min(h, math.ceil((by + bh + 2) / work.scale))
+        roi = image[y0:y1, x0:x1]
+        grey = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+        smooth = cv2.GaussianBlur(grey, (0, 0), p.full_blur)
+        edges = cv2.Canny(smooth, p.full_canny_low, p.full_canny_high)
+        wx0, wy0 = x0 * work.scale, y0 * work.scale
+        to_roi = np.array([[1 / work.scale, 0, -x0], [0, 1 / work.scale, -y0]], np.float64)
+        cards = cv2.warpAffine(work.union, to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_NEAREST)
+        region = cv2.bitwise_and(cards, cv2.bitwise_not(cv2.dilate(edges, cross)))
+        # thin leaks past a gap in an outline break open
+        region = cv2.morphologyEx(region, cv2.MORPH_OPEN, opening)
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        scale2 = work.scale * work.scale
+        for part in contours:
+            if not min_area * 0.7 <= cv2.contourArea(part) * scale2 <= max_area:
+                continue
+            quad = _lone_quad(part, p)
+            if quad is None:
+                continue
+            quad = quad * work.scale + np.array([wx0, wy0])
+            short, _ = side_lengths(quad)
+            if _off_cards(quad, work, 3.0 / max(short, 1.0)) < p.min_outside:
+                continue  # a frame printed on a card's face, not a card
+            if all(quad_distance(quad, o) >= p.duplicate_distance * short for o in lone + found):
+                found.append(quad)
+    return found
+
+
+def _off_cards(quad: FloatArray, work: Work, grow: float) -> float:
+    """Fraction of the outline of ``quad``, grown by ``grow`` (relative), that lies off card pixels."""
+    centre = quad.mean(axis=0)
+    grown = centre + (quad - centre) * (1.0 + grow)
+    t = np.linspace(0.05, 0.95, 16)[:, None]
+    pts = np.concatenate([grown[k] + (grown[(k + 1) % 4] - grown[k]) * t for k in range(4)])
+    h, w = work.union.shape[:2]
+    xs = np.clip(np.round(pts[:, 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.round(pts[:, 1]).astype(np.intp), 0, h - 1)
+    return float((work.union[ys, xs] == 0).mean())
+
+
 def _explained(contour: Arr, cards: list[FloatArray], max_ratio: float) -> bool:
     """Whether an outline lies on one of ``cards`` (its box centre inside the card) and is at most
     ``max_ratio`` times that card's area: then it is that card, or a part of it."""
@@ -205,6 +267,7 @@ def find_cards(image: Image, params: FindParams) -> list[FoundCard]:
     work = make_work(image, params)
     outlines = _outlines(work)
     lone = _lone_cards(work, outlines, params)
+    lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)

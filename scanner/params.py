@@ -47,6 +47,11 @@ class FindParams:
         min_colourless: a card outlined by edges has at least this fraction of colourless pixels inside.
         min_lightness: ... and its median lightness is at least this fraction of the frame's lightest tenth
         max_darker: ... and at most this much darker than the table around it.
+        full_blur, full_canny_low, full_canny_high: Gaussian sigma (frame pixels) and hysteresis
+            thresholds of the full-resolution edges that cut whole cards out of a cluster.
+        full_open: size (frame pixels) of the opening that breaks leaks between such cut-out parts.
+        min_outside: a card cut out of a cluster borders the table along at least this fraction of
+            its outline (a frame printed on a face borders only its own card).
         poly_epsilon: polygon simplification tolerance as a fraction of the outline's perimeter.
         min_fill: a lone card's outline fills at least this fraction of its quad.
         min_corner_angle, max_corner_angle: corner angles (degrees) accepted as a card corner.
@@ -94,6 +99,11 @@ class FindParams:
     min_colourless: float = 0.6
     min_lightness: float = 0.55
     max_darker: float = 30.0
+    full_blur: float = 1.2
+    full_canny_low: float = 30.0
+    full_canny_high: float = 70.0
+    full_open: int = 7
+    min_outside: float = 0.15
     poly_epsilon: float = 0.03
     min_fill: float = 0.88
     min_corner_angle: float = 65.0
@@ -131,7 +141,14 @@ class FindParams:
         _check("find.work_long_side", self.work_long_side, 64, 8192)
         if not isinstance(self.work_long_side, int):
             raise ValueError(f"find.work_long_side must be an int, got {self.work_long_side!r}")
-        for name in ("card_width", "card_height", "background_scale", "edge_probe", "refine_radius"):
+        for name in (
+            "card_width",
+            "card_height",
+            "background_scale",
+            "edge_probe",
+            "refine_radius",
+            "full_open",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"find.{name} must be an int, got {value!r}")
@@ -182,6 +199,11 @@ class FindParams:
                 f"find.split_canny_low ({self.split_canny_low}) must not exceed "
                 f"find.split_canny_high ({self.split_canny_high})"
             )
+        _check("find.full_blur", self.full_blur, 0.3, 10.0)
+        _check("find.full_canny_low", self.full_canny_low, 0.0, 1000.0)
+        _check("find.full_canny_high", self.full_canny_high, 0.0, 1000.0)
+        _check("find.full_open", self.full_open, 1, 99)
+        _check("find.min_outside", self.min_outside, 0.0, 1.0)
         _check("find.poly_epsilon", self.poly_epsilon, 0.001, 0.2)
         _check("find.min_fill", self.min_fill, 0.0, 1.0)
         _check("find.min_corner_angle", self.min_corner_angle, 10.0, 90.0)
