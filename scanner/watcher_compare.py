@@ -127,6 +127,15 @@ class Comparer:
             return False
         return self._twin_still_there(twin, card, ref, view)
 
+    def _moved(self, ref: View, view: View) -> list[SeenCard]:
+        """Identified cards of ``view`` that lie a little off where their twin lay in ``ref`` (moved)."""
+        moved = []
+        for card in view.cards:
+            overlaps = [iou(old.corners, card.corners) for old in ref.cards if old.card == card.card]
+            if card.card is not None and overlaps and 0.1 < max(overlaps) < self.params.still_iou:
+                moved.append(card)
+        return moved
+
     def _twin_still_there(self, old: SeenCard, new: SeenCard, ref: View, view: View) -> bool:
         """True if the part of ``old`` that ``new`` does not cover is unchanged (``new`` lies on it)."""
         p = self.params
@@ -154,6 +163,11 @@ class Comparer:
         if not pile or pile[0].card is None or pile[0].confidence < self.params.locate_below:
             quad = locate_card(ref.small, view.small, self.params, self._pile_area(view), self.card_size_px)
             if quad is not None and not self._in_pile_point(_centre(quad), view):
+                quad = None
+            if quad is not None and any(
+                iou(quad, c.corners) >= self.params.same_iou for c in self._moved(ref, view)
+            ):
+                log.debug("watcher: the pile changed where a card was moved: no new card")
                 quad = None
             if quad is None and pile and pile[0].card is None:
                 log.debug("watcher: an unread outline on the pile where nothing card-shaped changed: ignored")
