@@ -18,6 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorer.cards import Card
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from webui.config import ServeConfig
 
 log = logging.getLogger(__name__)
+
+NO_CAMERA = "no camera found (the Pi camera and OpenCV device 0 were tried)"
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class CameraThread:
         self.params = params or CameraParams()
         self._done = threading.Event()
         self._demo_allowed = True
+        self._live_message = "live"
         self._stop = threading.Event()
         self._source: Any = None
         self._frame_times: deque[float] = deque(maxlen=60)
@@ -158,7 +162,7 @@ class CameraThread:
         while not self._stop.wait(self.params.status_every_s):
             live = self._live()
             if live:
-                self._report(live=True, fps=self._fps(), message="live")
+                self._report(live=True, fps=self._fps(), message=self._live_message)
             else:
                 self._report(live=False, fps=0.0)  # keeps the reason the pipeline gave
 
@@ -168,41 +172,44 @@ class CameraThread:
         failures = 0
         while not self._stop.is_set():
             try:
-                self._pipeline()
+                ended = self._pipeline()
             except Exception as error:  # the camera is a guest: no failure of it stops the table
                 failures += 1
                 message = f"camera offline: {error}"
                 log.warning("%s", message, exc_info=log.isEnabledFor(logging.DEBUG))
             else:
-                # A source ends by itself only when it is a recording played to its end:
-                # playing it again would score the same cards twice.
-                if not self._stop.is_set():
-                    self._report(live=False, message="the recording has ended", fps=0.0, still=None)
-                return
+                if self._stop.is_set():
+                    return
+                # A recording played to its end is not played again (that would score its
+                # cards twice); after the demo, ``auto`` keeps looking for a camera.
+                message = ended
+                if self.config.source != "auto":
+                    self._report(live=False, message=message, fps=0.0, still=None)
+                    return
             self._report(live=False, message=message, fps=0.0, still=None)
             pause = min(self.params.retry_cap_s, self.params.retry_initial_s * 2 ** min(failures, 10))
             if self._stop.wait(pause):
                 return
 
-    def _pipeline(self) -> None:
+    def _pipeline(self) -> str:
+        """Run the source to its end; returns why it ended.  Raises when it cannot run."""
         import cv2
 
-        from calibration.runtime import scanner_setup
-        from scanner.scan import Scanner
         from scanner.sources import DEFAULT_DEMO_DIR, ReplaySource, open_source
-        from scanner.watcher import Watcher, detector_of
         from webui.proposals import Proposer
 
         source = open_source(self.config.source, realtime=self.params.realtime_replay)
         self._source = source
-        if (
-            self.config.source == "auto"
-            and isinstance(source, ReplaySource)
-            and not DEFAULT_DEMO_DIR.is_dir()
-        ):
-            self._run_demo()
-            raise RuntimeError("no camera found (the Pi camera and OpenCV device 0 were tried)")
-        scanner: Any = None
+        self._live_message = "live"
+        calibration = self.config.calibration
+        demo = self.config.source == "auto" and isinstance(source, ReplaySource)
+        if demo:
+            if not DEFAULT_DEMO_DIR.is_dir():
+                self._run_demo()
+                raise RuntimeError(NO_CAMERA)
+            if not self._start_recorded_demo(DEFAULT_DEMO_DIR):
+                raise RuntimeError(NO_CAMERA)
+            calibration = calibration or DEFAULT_DEMO_DIR / "calibration.toml"
         watcher: Any = None
         proposer: Any = None
         key: tuple[int, str, int] | None = None
@@ -211,30 +218,22 @@ class CameraThread:
         with source:
             for frame in source:
                 if self._stop.is_set():
-                    return
+                    return "camera stopped"
                 now = time.monotonic()
                 self._last_frame = now
                 self._frame_times.append(now)
                 game = self.service.game
                 wanted = (self.service.record.id, game.name, len(game.players))
                 if wanted != key:
-                    deck = deck_of(game.name)
-                    height, width = frame.image.shape[:2]
-                    setup = scanner_setup(
-                        self.config.calibration,
-                        deck=deck,
-                        players=len(game.players),
-                        templates_dir=self.config.templates,
-                        frame_size=(width, height),
-                    )
-                    scanner = Scanner(deck, setup.templates, setup.params)
-                    watcher = Watcher(
-                        detector_of(scanner), deck=deck, seats=len(game.players), zones=setup.zones
-                    )
+                    if demo and key is not None:
+                        return "demo stopped: a new game was started"
+                    watcher = self._watcher(game, frame.image, calibration)
                     proposer = Proposer(snapshot=self._snapshot_of(watcher))
                     key = wanted
                     seen_seq = game.seq
                 if game.seq != seen_seq and game.events and game.events[-1].source is Source.MANUAL:
+                    if demo:
+                        return "demo stopped: a person took over"
                     proposer.clear()  # a person changed the game: the camera's half-seen turn is stale
                 observations = watcher.feed(frame)
                 if self._done.is_set():
@@ -251,6 +250,63 @@ class CameraThread:
         if proposer is not None and not self._stop.is_set():
             for outcome in proposer.end_turn(self.service):  # the recording ended mid-turn
                 log.info("camera: %s", outcome)
+        return "the demo recording has ended" if demo else "the recording has ended"
+
+    def _watcher(self, game: Any, image: Any, calibration: Path | None) -> Any:
+        """The scanner and watcher for ``game``, set up from the calibration as ``octotable replay`` does."""
+        from calibration.runtime import scanner_setup
+        from scanner.scan import Scanner
+        from scanner.watcher import Watcher
+
+        deck = deck_of(game.name)
+        height, width = image.shape[:2]
+        players = len(game.players)
+        setup = scanner_setup(
+            calibration,
+            deck=deck,
+            players=players,
+            templates_dir=self.config.templates,
+            frame_size=(width, height),
+        )
+        scanner = Scanner(deck, setup.templates, setup.params)
+
+        def detect(frame: Any) -> Any:
+            return scanner.scan_or_empty(frame).detections
+
+        read_at = None
+        try:
+            from scanner.watcher_locate import reader_of
+
+            read_at = reader_of(scanner)
+        except ImportError:
+            log.info("the scanner has no reader for pile cards it missed")
+        card_size = setup.params.find.card_size_px
+        return Watcher(
+            detect, deck=deck, seats=players, zones=setup.zones, read_at=read_at, card_size_px=card_size
+        )
+
+    def _start_recorded_demo(self, folder: Path) -> bool:
+        """Prepare the table for the built-in recording, once, and only on a game nobody has played:
+        its game and number of players (from the recording's calibration).  False: no demo now."""
+        if not self._demo_allowed or self.service.game.seq:
+            return False
+        self._demo_allowed = False
+        from calibration.config import CalibrationError, load
+
+        try:
+            recorded = load(folder / "calibration.toml")
+        except CalibrationError as error:
+            log.warning("demo recording unusable: %s", error)
+            return False
+        game_name = recorded.deck.kind.value
+        players = recorded.seats.players
+        game = self.service.game
+        if game.name != game_name or len(game.players) != players:
+            names = [f"Player {seat}" for seat in range(1, players + 1)]
+            self.service.new_game(game_name, names, {})
+        self._live_message = "no camera found: playing the demo recording"
+        self._report(live=False, message=self._live_message)
+        return True
 
     def _run_demo(self) -> None:
         """No camera and no recorded demo: a simulated game at a human pace, once, on a fresh game."""

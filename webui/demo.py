@@ -1,6 +1,7 @@
 """The demo game: a simulated game played into the table at a human pace.
 
-When ``--source auto`` finds no camera and no recorded demo folder, a newcomer
+When ``--source auto`` finds no camera and the built-in demo recording
+(``webui/data/demo``, played by the camera thread) is missing, a newcomer
 still sees a game being scored: ``scorer.simulate`` plays a random legal game
 of the table's game and players, and its events are applied one by one, every
 ``pace_s`` seconds, as if the camera saw them (source ``scanner``, note

@@ -183,3 +183,40 @@ def test_the_camera_thread_scores_a_recording_as_octotable_replay_does(tmp_path:
     assert [format_event(e) for e in service.game.events] == [format_event(e) for e in reference.events]
     assert [e.source for e in service.game.events] == [e.source for e in reference.events]
     service.store.close()
+
+
+def test_auto_without_a_camera_plays_the_demo_recording_once_on_a_fresh_table(tmp_path: Path) -> None:
+    from scanner.sources import DEFAULT_DEMO_DIR
+
+    if not DEFAULT_DEMO_DIR.is_dir():
+        pytest.skip("no built-in demo recording")
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=4)
+    config = ServeConfig(data_dir=tmp_path, players=4, source="auto")
+    camera = CameraThread(service, config, params=CameraParams(realtime_replay=False, retry_initial_s=0.05))
+    camera.start()
+    try:
+        assert wait_until(lambda: "the demo recording has ended" in service.camera.message, timeout=120)
+    finally:
+        camera.stop()
+    assert len(service.game.players) == 3  # the recording's table
+    assert service.game.seq > 0
+    assert all(e.source is Source.SCANNER for e in service.game.events)
+    service.store.close()
+
+
+def test_auto_never_plays_the_demo_into_a_game_in_progress(tmp_path: Path) -> None:
+    from scorer.cards import OctoCard
+    from scorer.events import TurnUp
+
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=4)
+    service.apply(TurnUp(OctoCard.number(3)))
+    config = ServeConfig(data_dir=tmp_path, players=4, source="auto")
+    camera = CameraThread(service, config, params=CameraParams(realtime_replay=False))
+    camera.start()
+    try:
+        assert wait_until(lambda: "no camera found" in service.camera.message, timeout=30)
+        time.sleep(0.5)
+    finally:
+        camera.stop()
+    assert service.game.seq == 1 and len(service.game.players) == 4
+    service.store.close()
