@@ -235,6 +235,18 @@ class Comparer:
     def _compare_tricks(self, ref: View, view: View) -> list[Observation]:
         known = {c.card for c in ref.cards if c.card is not None}
         zones = self.zones_for(view)
+        # A card of the trick being laid that has left the table (or turned out to be another
+        # card) is no longer part of it.
+        self._trick = {
+            seat: held
+            for seat, held in self._trick.items()
+            if any(
+                iou(held.corners, c.corners) >= self.params.same_iou
+                and (held.card is None or c.card is None or c.card == held.card)
+                for c in view.cards
+            )
+        }
+        fresh: set[int] = set()
         for card in view.cards:
             if card.card is not None and card.card in known:
                 continue
@@ -244,14 +256,15 @@ class Comparer:
                 continue
             seat = zones.seat_of(card.centre)
             held = self._trick.get(seat)
-            if (
-                held is None
-                or (held.card is None and card.card is not None)
-                or ((held.card is None) == (card.card is None) and card.confidence > held.confidence)
-            ):
-                if held is not None and held.card is not None and card.card is not None:
-                    log.info("watcher: two new cards in seat %d's zone; keeping the surer one", seat)
+            if held is None:
                 self._trick[seat] = card
+            elif seat in fresh:  # two new cards in one zone at once: the surer, identified first
+                if (card.card is not None, card.confidence) > (held.card is not None, held.confidence):
+                    log.info("watcher: two new cards in seat %d's zone; keeping the surer one", seat)
+                    self._trick[seat] = card
+            elif card.card is not None or held.card is None:  # a newer card for the seat
+                self._trick[seat] = card
+            fresh.add(seat)
         identified = sum(1 for c in self._trick.values() if c.card is not None)
         if len(self._trick) < self.seats or identified < max(1, self.seats - 1):
             return []

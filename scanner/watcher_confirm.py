@@ -77,7 +77,7 @@ def _settle(track: list[Detection]) -> SeenCard:
         best = max(votes, key=lambda card: (len(votes[card]), sum(votes[card])))
         confidence = sum(votes[best]) / readings
     candidates = tuple(
-        sorted(((card, score / max(1, readings)) for card, score in scores.items()), key=lambda c: -c[1])
+        sorted(((card, score / len(track)) for card, score in scores.items()), key=lambda c: -c[1])
     )
     last = track[-1]
     tops = sum(1 for det in track if det.top)

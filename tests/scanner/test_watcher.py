@@ -43,6 +43,8 @@ class Table:
     cards: list[tuple[Card, Quad]] = field(default_factory=list)
     misread: dict[int, Card | None] = field(default_factory=dict)
     """frame index -> the card the detector reports for the top card in that frame"""
+    unreadable: set[str] = field(default_factory=set)
+    """labels of cards the detector finds but cannot identify"""
     ghosts: list[Detection] = field(default_factory=list)
     """outlines the detector reports on top of the drawn cards (a confused scanner)"""
     frames: list[Frame] = field(default_factory=list)
@@ -72,6 +74,7 @@ class Table:
         for i, (card, quad) in enumerate(self.cards):
             top = all(iou(quad, later) == 0 for _, later in self.cards[i + 1 :])
             read = self.misread.get(index, card) if top and i == len(self.cards) - 1 else card
+            read = None if str(card) in self.unreadable else read
             out.append(Detection(read, 0.9 if read is not None else 0.2, quad, top))
         return out
 
@@ -397,6 +400,25 @@ def test_a_trick_with_one_unreadable_card_names_none_for_that_seat() -> None:
     ((_, obs),) = run(table, trick_watcher(table))
     assert isinstance(obs, TrickSeen)
     assert obs.cards_by_seat == (std("3S"), std("4S"), std("5H"), None)
+
+
+def test_a_trick_that_could_not_be_read_is_not_mixed_into_the_next() -> None:
+    table = Table()
+    table.show(4)
+    table.unreadable = {"5H", "6D"}
+    table.show(1, hand=(160, 120))
+    for seat, text in ((1, "3S"), (2, "4S"), (3, "5H"), (4, "6D")):
+        table.cards.append((std(text), rect(*SEAT_SPOTS[seat])))
+    table.show(4)
+    table.cards.clear()
+    table.show(1, hand=(160, 120))
+    for seat, text in ((1, "7C"), (2, "8C"), (3, "AD"), (4, "2D")):
+        table.cards.append((std(text), rect(SEAT_SPOTS[seat][0] + 3, SEAT_SPOTS[seat][1] + 2)))
+    table.show(4)
+    seen = [o for _, o in run(table, trick_watcher(table))]
+    assert [o.cards_by_seat for o in seen if isinstance(o, TrickSeen)] == [
+        (std("7C"), std("8C"), std("AD"), std("2D"))
+    ]
 
 
 def test_two_player_trick_uses_two_zones() -> None:
