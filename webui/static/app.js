@@ -166,6 +166,10 @@
       chain.hidden = true;
     }
     $("#turn").textContent = headline();
+    var cam = $("#cam-chip"), demo = /demo/.test(state.camera.message || "");
+    cam.textContent = demo ? "demo game" : state.camera.live ? "camera live" : "camera offline";
+    cam.className = "chip cam" + (state.camera.live ? " on" : "");
+    cam.title = state.camera.message || "";
 
     var pile = $("#pile");
     pile.hidden = !oc || state.finished;
@@ -437,7 +441,7 @@
   var previewOn = false;
   function renderCamera(cam) {
     if (!cam) return;
-    $("#cam-state").textContent = cam.live ? "live" : (cam.message || "camera offline");
+    $("#cam-state").textContent = cam.message || (cam.live ? "live" : "camera offline");
     $("#cam-source").textContent = cam.source || "–";
     $("#cam-fps").textContent = cam.live ? cam.fps : "–";
     $("#cam-still").textContent = cam.still === null ? "–" : cam.still ? "still" : "moving";
