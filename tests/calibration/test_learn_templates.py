@@ -1,0 +1,224 @@
+"""Learning templates from labelled photos, and ``octotable calibrate templates``."""
+
+from __future__ import annotations
+
+import csv
+import logging
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.templates import LabelsError, LearnParams, Photo, combine, learn_templates, read_labels
+from scanner.faces import render_face
+from scanner.identify import identify
+from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
+from scanner.params import ScannerParams
+from scanner.templates import Templates
+from scanner.types import Image
+from scorer.cards import Card, DeckKind, OctoCard, StdCard
+from webui.cli import main
+
+PARAMS = ScannerParams()
+
+
+def face(card: Card) -> Image:
+    return render_face(card, CARD_WIDTH, CARD_HEIGHT)
+
+
+def shot(card: Card, rng: np.random.Generator, turned: bool = False) -> Image:
+    """A canonical card as a camera would give it: slightly off, shaded, blurred and noisy."""
+    h, w = CARD_HEIGHT, CARD_WIDTH
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    src = (dst + 15 + rng.uniform(-4, 4, (4, 2))).astype(np.float32)
+    big = cv2.copyMakeBorder(face(card), 15, 15, 15, 15, cv2.BORDER_CONSTANT, value=(60, 90, 50))
+    warped = cv2.warpPerspective(big, cv2.getPerspectiveTransform(src, dst), (w, h)).astype(np.float32)
+    warped *= rng.uniform(0.7, 1.05)
+    warped = cv2.GaussianBlur(warped, (0, 0), 0.8) + rng.normal(0, 5, warped.shape)
+    image = np.clip(warped, 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(image[::-1, ::-1]) if turned else image
+
+
+def write_set(folder: Path, photos: list[tuple[str, Image | bytes]]) -> Path:
+    """Write photos and a labels CSV (``file,label``) listing them; returns the CSV."""
+    folder.mkdir(parents=True, exist_ok=True)
+    labels = folder / "labels.csv"
+    with labels.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["file", "label", "note"])
+        for number, (label, image) in enumerate(photos):
+            name = f"photos/{number:03d}.png"
+            (folder / "photos").mkdir(exist_ok=True)
+            if isinstance(image, bytes):
+                (folder / name).write_bytes(image)
+            else:
+                cv2.imwrite(str(folder / name), image)
+            writer.writerow([name, label, "x"])
+    return labels
+
+
+def test_a_learned_set_reads_new_shots_of_the_same_deck(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    cards = [StdCard.parse(t) for t in ("AS", "3H", "5D", "7C", "8S", "2H")]
+    photos: list[tuple[str, Image | bytes]] = [
+        (str(c), shot(c, rng, turned=i % 2 == 1)) for c in cards for i in range(3)
+    ]
+    labels = write_set(tmp_path, photos)
+    report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "out")
+    loaded = Templates.load(report.folder, DeckKind.OKTRIS)
+    assert set(loaded.cards) == set(cards)
+    assert all(len(r.kept) == 3 and not r.rejected for r in report.cards)
+    for card in cards:
+        answer = identify(shot(card, rng), loaded, PARAMS.identify)
+        assert answer.card == card, f"{card}: {answer}"
+
+
+def test_one_bad_photo_cannot_spoil_a_card(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    card, other = StdCard.parse("6H"), StdCard.parse("2C")
+    good = [shot(card, rng) for _ in range(3)]
+    blurred = np.asarray(cv2.GaussianBlur(shot(card, rng), (0, 0), 9), dtype=np.uint8)
+    photos: list[tuple[str, Image | bytes]] = [
+        ("6H", good[0]),
+        ("6H", shot(other, rng)),
+        ("6H", good[1]),
+        ("6H", blurred),
+        ("6H", good[2]),
+    ]
+    labels = write_set(tmp_path, photos)
+    report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "out")
+    (only,) = report.cards
+    rejected = {p.name for p in only.rejected}
+    assert rejected == {"001.png", "003.png"}, rejected
+    assert only.kept[0].name in {"000.png", "002.png", "004.png"}
+    templates = Templates.load(report.folder)
+    for image in templates.faces[card]:
+        assert (
+            identify(face(card), Templates(DeckKind.OKTRIS, {card: (image,)}), PARAMS.identify).confidence
+            > 0.8
+        )
+
+
+def test_of_two_disagreeing_photos_the_better_found_is_kept() -> None:
+    rng = np.random.default_rng(3)
+    card = StdCard.parse("4S")
+    good = Photo(Path("good.png"), card, shot(card, rng), quality=0.9)
+    bad = Photo(Path("bad.png"), card, shot(StdCard.parse("8D"), rng), quality=0.4)
+    for order in ([good, bad], [bad, good]):
+        kept, rejected, _ = combine(order, DeckKind.OKTRIS, PARAMS, LearnParams())
+        assert [p.path.name for p in kept] == ["good.png"]
+        assert [p.path.name for p in rejected] == ["bad.png"]
+
+
+def test_octoplus_templates_are_stored_upright(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    five = OctoCard.number(5)
+    labels = write_set(tmp_path, [("5", shot(five, rng, turned=True)) for _ in range(3)])
+    report = learn_templates(labels, DeckKind.OCTOPLUS, tmp_path / "out")
+    learned = Templates.load(report.folder, DeckKind.OCTOPLUS)
+    for image in learned.faces[five]:
+        answer = identify(face(five), Templates(DeckKind.OCTOPLUS, {five: (image,)}), PARAMS.identify)
+        assert not answer.turned
+
+
+def test_cards_without_photos_are_reported_and_warned(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    rng = np.random.default_rng(5)
+    labels = write_set(tmp_path, [("AS", shot(StdCard.parse("AS"), rng))])
+    with caplog.at_level(logging.WARNING):
+        report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "out")
+    assert len(report.missing) == 31
+    assert "8C" in caplog.text
+
+
+def test_unreadable_photos_and_photos_without_a_card_are_skipped(tmp_path: Path) -> None:
+    rng = np.random.default_rng(6)
+    plain = np.full((480, 640, 3), 90, np.uint8)
+    photos: list[tuple[str, Image | bytes]] = [
+        ("2D", shot(StdCard.parse("2D"), rng)),
+        ("3D", b"not an image"),
+        ("4D", plain),
+    ]
+    report = learn_templates(write_set(tmp_path, photos), DeckKind.OKTRIS, tmp_path / "out")
+    reasons = {path.name: why for path, why in report.skipped}
+    assert reasons == {"001.png": "cannot be read as an image", "002.png": "no card found"}
+    assert [r.card for r in report.cards] == [StdCard.parse("2D")]
+
+
+def test_a_card_is_cut_out_of_a_table_photo(tmp_path: Path) -> None:
+    rng = np.random.default_rng(7)
+    card = StdCard.parse("7D")
+    table = np.full((600, 800, 3), (40, 70, 30), np.uint8)
+    h, w = CARD_HEIGHT, CARD_WIDTH
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    dst = np.array([[300, 150], [520, 170], [500, 480], [270, 455]], dtype=np.float32)
+    warped = cv2.warpPerspective(face(card), cv2.getPerspectiveTransform(src, dst), (800, 600))
+    mask = cv2.warpPerspective(
+        np.full((h, w), 255, np.uint8), cv2.getPerspectiveTransform(src, dst), (800, 600)
+    )
+    table[mask > 0] = warped[mask > 0]
+    table = np.clip(table + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
+    report = learn_templates(write_set(tmp_path, [("7D", table)]), DeckKind.OKTRIS, tmp_path / "out")
+    learned = Templates.load(report.folder)
+    assert identify(face(card), learned, PARAMS.identify).confidence > 0.7
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name,card\na.png,AS\n", "needs the columns file,label"),
+        ("file,label\na.png,ZZ\n", "line 2"),
+        ("file,label\n,AS\n", "file column is empty"),
+        ("file,label\n", "lists no photo"),
+    ],
+)
+def test_a_bad_labels_file_says_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:
+    labels = tmp_path / "labels.csv"
+    labels.write_text(text, encoding="utf-8")
+    with pytest.raises(LabelsError, match=message):
+        read_labels(labels, DeckKind.OKTRIS)
+
+
+def test_a_missing_labels_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(LabelsError, match="cannot read"):
+        read_labels(tmp_path / "none.csv", DeckKind.OKTRIS)
+
+
+def test_learning_parameters_are_validated() -> None:
+    with pytest.raises(ValueError, match="templates_per_card"):
+        LearnParams(templates_per_card=0)
+    with pytest.raises(ValueError, match="min_agreement"):
+        LearnParams(min_agreement=2.0)
+
+
+def test_calibrate_templates_command_writes_a_folder_scan_can_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(8)
+    cards = [OctoCard.parse(t) for t in ("1", "2", "3", "4", "5", "6", "7", "+2", "-2", "P")]
+    labels = write_set(tmp_path, [(str(c), shot(c, rng)) for c in cards for _ in range(2)])
+    out = tmp_path / "learned"
+    code = main(["calibrate", "templates", "--deck", "octoplus", "--labels", str(labels), "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert f"to {out}" in printed
+    learned = Templates.load(out, DeckKind.OCTOPLUS)
+    assert learned.missing() == ()
+    for card in cards:
+        assert identify(shot(card, rng), learned, PARAMS.identify).card == card
+
+
+def test_calibrate_templates_command_reports_missing_cards_and_bad_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(9)
+    labels = write_set(tmp_path, [("3", shot(OctoCard.number(3), rng))])
+    out = str(tmp_path / "learned")
+    assert main(["calibrate", "templates", "--deck", "octoplus", "--labels", str(labels), "--out", out]) == 1
+    assert "no template for 1 2 4" in capsys.readouterr().out
+    bad = tmp_path / "bad.csv"
+    bad.write_text("file,label\nx.png,Q\n", encoding="utf-8")
+    assert main(["calibrate", "templates", "--deck", "octoplus", "--labels", str(bad), "--out", out]) == 2
+    assert "line 2" in capsys.readouterr().err
