@@ -192,9 +192,13 @@ class Proposer:
             return []
         held, self._turn = self._turn, []
         game = desk.game
-        seat = game.to_move or 0
         observations = tuple(h.observation for h in held)
         frame = held[-1].observation.frame_index
+        if game.to_move is None:
+            laid = " ".join("?" if h.card is None else str(h.card) for h in held)
+            reason = f"cards laid on the pile ({laid}) when no seat is to play"
+            return [self._flag(reason, observations, None, [], frame, desk)]
+        seat = game.to_move
         if all(_sure(h.card, h.confidence, self.params) for h in held):
             cards = tuple(h.card for h in held if isinstance(h.card, OctoCard))
             return self._send(Play(seat, cards), observations, frame, desk)

@@ -159,6 +159,16 @@ def test_the_last_card_of_a_hand_ends_the_turn_and_shown_hands_are_reveals() -> 
     assert outcomes[0].event == Reveal(2, octo("5", "+2"), seq=3, source=Source.SCANNER)
 
 
+def test_cards_laid_on_the_pile_when_nobody_is_to_play_are_flagged() -> None:
+    game = Game.new(rules_for("octoplus", {"hand_size": "1"}), 2)
+    desk, proposer = GameDesk(game), Proposer()
+    feed(proposer, desk, pile("1"), pile("2"))  # seat 1 is out: the round is over
+    (flagged,) = feed(proposer, desk, pile("5"), done())
+    assert isinstance(flagged, Flagged)
+    assert "no seat is to play" in flagged.reason
+    assert game.seq == 2
+
+
 def test_an_unsure_shown_hand_is_flagged() -> None:
     game = Game.new(rules_for("octoplus", {"hand_size": "1"}), 2)
     desk, proposer = GameDesk(game), Proposer()
