@@ -42,7 +42,13 @@ def authorized() -> bool:
 
 
 def is_loopback() -> bool:
-    """True for requests from the machine itself (the Pi's own screen)."""
+    """True for requests from the machine itself (the Pi's own screen).
+
+    A request relayed by a proxy (``Forwarded`` or ``X-Forwarded-For``) never counts,
+    even when the proxy runs on the Pi.
+    """
+    if request.headers.get("Forwarded") or request.headers.get("X-Forwarded-For"):
+        return False
     try:
         return ipaddress.ip_address(request.remote_addr or "").is_loopback
     except ValueError:
