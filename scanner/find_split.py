@@ -97,18 +97,22 @@ def corners_of(contour: Arr, p: FindParams) -> list[Corner]:
             continue
         du = line_u[1] if line_u[1] @ u > 0 else -line_u[1]
         dw = line_w[1] if line_w[1] @ w > 0 else -line_w[1]
-        out.append(
-            Corner(
-                apex,
-                du,
-                dw,
-                float(np.linalg.norm(pts[i_prev] - apex)),
-                float(np.linalg.norm(pts[i_next] - apex)),
-                full1=good[k - 1],
-                full2=good[(k + 1) % m],
-            )
-        )
+        l1 = float(np.linalg.norm(pts[i_prev] - apex))
+        l2 = float(np.linalg.norm(pts[i_next] - apex))
+        out.append(Corner(apex, du, dw, l1, l2, full1=good[k - 1], full2=good[(k + 1) % m]))
+        if p.square_corners:
+            # The longer arm's direction is the surer one: square the corner on it.
+            if l1 >= l2:
+                out.append(Corner(apex, du, _perpendicular(du, dw), l1, l2, full1=good[k - 1]))
+            else:
+                out.append(Corner(apex, _perpendicular(dw, du), dw, l1, l2, full2=good[(k + 1) % m]))
     return out
+
+
+def _perpendicular(d: FloatArray, towards: FloatArray) -> FloatArray:
+    """The unit vector at right angles to ``d`` on the side of ``towards``."""
+    n = np.array([-d[1], d[0]])
+    return n if n @ towards >= 0 else -n
 
 
 def _is_corner_vertex(pts: FloatArray, idx: list[int], k: int, orientation: float, p: FindParams) -> bool:

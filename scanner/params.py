@@ -52,6 +52,8 @@ class FindParams:
         full_open: size (frame pixels) of the opening that breaks leaks between such cut-out parts.
         min_outside: a card cut out of a cluster borders the table along at least this fraction of
             its outline (a frame printed on a face borders only its own card).
+        square_corners: also try each outline corner squared on its longer arm (a short arm's
+            direction is unsure).
         poly_epsilon: polygon simplification tolerance as a fraction of the outline's perimeter.
         min_fill: a lone card's outline fills at least this fraction of its quad.
         min_corner_angle, max_corner_angle: corner angles (degrees) accepted as a card corner.
@@ -104,6 +106,7 @@ class FindParams:
     full_canny_high: float = 70.0
     full_open: int = 7
     min_outside: float = 0.15
+    square_corners: bool = True
     poly_epsilon: float = 0.03
     min_fill: float = 0.88
     min_corner_angle: float = 65.0
