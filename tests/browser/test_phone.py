@@ -87,8 +87,8 @@ def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
     names.nth(0).fill("Ana")
     names.nth(1).fill("Ben")
     scorer_phone.locator("details summary").click()
-    scorer_phone.locator("#options input[name=hand_size]").fill("2")
-    scorer_phone.locator("#options input[name=max_rounds]").fill("1")
+    scorer_phone.locator("#options input[name=hand_size]").fill("3")
+    scorer_phone.locator("#options input[name=max_rounds]").fill("2")
     tap(scorer_phone, "#new-game button[type=submit]")
     scorer_phone.wait_for_url(server.url + "/")
 
@@ -98,26 +98,42 @@ def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
     assert watcher_phone.locator("#players .player").count() == 2
     assert watcher_phone.locator("#controls").is_hidden()  # no PIN, no controls
 
-    # Turn up a 1, Ana plays 1, Ben plays 2, Ana plays her last card 3: the round is over.
-    tap(scorer_phone, "#entry [data-card='1']")
-    watcher_phone.wait_for_function("document.querySelector('#running').textContent === '1'")
-    for card in ("1", "2", "3"):
-        tap(scorer_phone, f"#entry [data-card='{card}']")
-        tap(scorer_phone, "#end-turn")
-        scorer_phone.wait_for_function(
-            "(c) => document.querySelector('#top-card').textContent === c", arg=card
+    def enter(*cards: str, submit: str | None = "#end-turn") -> None:
+        """Tap the cards on the scorer's keypad (and the submit button); wait until the watcher has it."""
+        seq = len(scorer_phone.locator("#history .seq").all())
+        for card in cards:
+            tap(scorer_phone, f"#entry [data-card='{card}']")
+        if submit is not None:
+            tap(scorer_phone, submit)
+        watcher_phone.wait_for_function(
+            "(n) => document.querySelectorAll('#history .seq').length === n", arg=seq + 1
         )
-    watcher_phone.wait_for_function("document.querySelector('#turn').textContent.includes('show your hands')")
-    assert watcher_phone.locator("#last-play").inner_text() == "Ana: 2 + 3 = 5; Ana is out, round 1 over"
 
-    # Ben shows his last card, a 5: round 1 of 1 is scored and the game is over.
-    tap(scorer_phone, "#entry [data-card='5']")
-    tap(scorer_phone, "#reveal-submit")
+    # Round 1, Ana deals: turn up a 1; Ana plays 1, Ben plays 2, Ana plays 3 and 1 and is out.
+    enter("1", submit=None)
+    assert watcher_phone.locator("#running").inner_text() == "1"
+    enter("1")
+    enter("2")
+    assert "Ben: 1 + 2 = 3" in watcher_phone.locator("#last-play").inner_text()
+    enter("3", "1")
+    assert watcher_phone.locator("#last-play").inner_text() == "Ana: 2 + 3 + 1 = 6; Ana is out, round 1 over"
+    assert "show your hands" in watcher_phone.locator("#turn").inner_text()
+    # Ben shows 5 and 2: round 1 scores 7 for him.
+    enter("5", "2", submit="#reveal-submit")
+    watcher_phone.wait_for_function("document.querySelector(\"[data-total='2']\").textContent === '7'")
+    # Round 2, Ben deals: turn up a 1, Ben plays 1 and 2, Ana passes, Ben plays 3 and is out.
+    enter("1", submit=None)
+    enter("1", "2")
+    enter("P", submit=None)
+    enter("3")
+    # Ana shows 6 and 2: 8 points, voided by the rule of 8; two rounds played, the game is over.
+    enter("6", "2", submit="#reveal-submit")
     watcher_phone.wait_for_selector("#winner:not([hidden])")
     assert "Ana wins" in watcher_phone.locator("#winner h1").inner_text()
     assert watcher_phone.locator("[data-total='1']").inner_text() == "0"
-    assert watcher_phone.locator("[data-total='2']").inner_text() == "5"
-    assert watcher_phone.locator("#sheet tbody tr").count() == 1
+    assert watcher_phone.locator("[data-total='2']").inner_text() == "7"
+    assert watcher_phone.locator("#sheet tbody tr").count() == 2
+    assert watcher_phone.locator("#sheet .rule").inner_text() == "void 8"
     watcher_phone.wait_for_selector("#chart svg polyline", state="attached")
     assert errors == []
 

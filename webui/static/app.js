@@ -227,7 +227,7 @@
       var now = !state.finished && (state.to_move === seat || (oc && oc.phase === "reveal" && oc.reveal_seats.indexOf(seat) >= 0));
       if (oc) {
         meta.push(el("span", { class: "badge" }, oc.hand_sizes[i] + (oc.hand_sizes[i] === 1 ? " card" : " cards")));
-        if (oc.owed && oc.owed.seat === seat && oc.owed.cards > 0) meta.push(el("span", { class: "badge hot" }, "drew " + oc.owed.cards));
+        if (oc.owed && oc.owed.seat === seat && oc.owed.cards > 0) meta.push(el("span", { class: "badge hot", title: "cards drawn for going over 8" }, "draws " + oc.owed.cards));
         if (oc.went_out === seat) meta.push(el("span", { class: "badge good" }, "went out"));
       } else {
         meta.push(el("span", { class: "badge" }, "+" + ok.deal_points[i] + " this deal"));
