@@ -277,7 +277,10 @@ def candidate_sizes(
             out.append(short)
 
     if lone:
-        add(float(np.median([side_lengths(q)[0] for q in lone])))
+        median = float(np.median([side_lengths(q)[0] for q in lone]))
+        add(median)
+        for step in p.size_steps:
+            out.append(median * (1.0 + step))  # perspective: nearer cards look larger
     sides = np.array(
         [c.length1 for c in corners if c.full1] + [c.length2 for c in corners if c.full2], np.float64
     )

@@ -61,6 +61,8 @@ class FindParams:
         corner_epsilon: outline simplification tolerance (work pixels) when looking for card corners.
         min_arm: both arms of a card corner are at least this long (work pixels).
         size_tolerance: relative tolerance within which whole sides seen agree on the card size.
+        size_steps: relative steps around the lone cards' size also tried (a tilted camera sees
+            nearer cards larger).
         max_sizes: card sizes tried, besides the longest side seen, when the size is not known.
         arm_slack: an arm may exceed the card side it is taken for by this fraction.
         min_inside: a card rebuilt from a corner lies at least this much on card pixels.
@@ -117,12 +119,13 @@ class FindParams:
     arm_slack: float = 0.2
     size_tolerance: float = 0.08
     max_sizes: int = 2
+    size_steps: tuple[float, ...] = (-0.1, 0.1)
     min_inside: float = 0.85
     min_support: float = 0.4
     min_new_area: float = 0.12
     duplicate_distance: float = 0.2
     edge_probe: int = 2
-    top_margin: float = 0.15
+    top_margin: float = 0.05
     top_min_overlap: float = 0.02
     top_inset: float = 2.0
     top_min_samples: int = 6
@@ -217,6 +220,10 @@ class FindParams:
         _check("find.arm_slack", self.arm_slack, 0.0, 2.0)
         _check("find.size_tolerance", self.size_tolerance, 0.0, 1.0)
         _check("find.max_sizes", self.max_sizes, 1, 10)
+        if not isinstance(self.size_steps, tuple) or len(self.size_steps) > 8:
+            raise ValueError(f"find.size_steps must be a tuple of at most 8 numbers, got {self.size_steps!r}")
+        for step in self.size_steps:
+            _check("find.size_steps[]", step, -0.5, 0.5)
         _check("find.min_inside", self.min_inside, 0.0, 1.0)
         _check("find.min_support", self.min_support, 0.0, 1.0)
         _check("find.min_new_area", self.min_new_area, 0.0, 1.0)
