@@ -170,3 +170,40 @@ def test_the_page_resyncs_after_being_hidden_and_polls_when_the_stream_is_refuse
     assert refused["count"] >= 1
     page.unroute("**/events")
     page.wait_for_selector("#live.on", timeout=15_000)  # and reconnects by itself later
+
+
+def test_a_hidden_page_closes_its_stream_and_resyncs_when_shown_again(
+    server: BackgroundServer, browser: Any
+) -> None:
+    import time
+
+    from scorer.cards import OctoCard
+    from scorer.events import TurnUp
+
+    table: Table = server.app.extensions[EXTENSION]
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#live.on")
+    assert table.streams == 1
+
+    def set_hidden(hidden: bool) -> None:
+        page.evaluate(
+            """(hidden) => {
+                Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+                document.dispatchEvent(new Event("visibilitychange"));
+            }""",
+            hidden,
+        )
+
+    set_hidden(True)
+    deadline = time.monotonic() + 20  # the server notices the closed stream at its next write
+    while table.streams and time.monotonic() < deadline:
+        table.service.set_camera(table.service.camera.__class__(message=f"probe {time.monotonic()}"))
+        time.sleep(0.2)
+    assert table.streams == 0
+    table.service.apply(TurnUp(OctoCard.number(2)))  # a change while the phone sleeps
+    time.sleep(0.3)
+    assert page.locator("#running").inner_text() != "2"
+    set_hidden(False)
+    page.wait_for_function("document.querySelector('#running').textContent === '2'", timeout=10_000)
+    page.wait_for_selector("#live.on")
