@@ -13,6 +13,7 @@ OpenCV runs on one thread (``cv2.setNumThreads(1)``).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -70,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     scanner = Scanner(DeckKind.OKTRIS)
     scanner.warm_up()
     params = scanner.params.find
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"median ms per 1280x720 frame, one core, {FRAMES} frames x {args.repeat} scans each")
+    print(f"load average at start: {load:.1f}")
     print(f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8}")
     for count in COUNTS:
         images = frames(count, seed=count)
