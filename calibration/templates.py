@@ -3,9 +3,11 @@
 The labels are a CSV file with (at least) the columns ``file`` and ``label``;
 ``file`` is relative to the CSV's folder.  Each photo shows one card (the largest
 card found is taken); a photo that is already a canonical warped card (200 x 280)
-is used as it is.  Several photos per card are best: per card the photos are
-compared with each other by the identifier's own measure (``identify`` against a
-single photo as template), and
+is used as it is.  A cut-out whose index (or Octoplus centre) shows too little
+contrast in either end is no card face (blank paper, table, a hand) and is
+skipped.  Several photos per card are best: per card the photos are compared
+with each other by the identifier's own measure (``identify`` against a single
+photo as template), and
 
 - the *medoid* (the photo that agrees best, by median, with the others) becomes
   the first template;
@@ -62,6 +64,9 @@ class LearnParams:
     """At most this many templates per card (the medoid first)."""
     corner_radius: float = 0.07
     """Rounded-corner radius (fraction of the card width) painted over with paper colour."""
+    min_contrast: float = 25.0
+    """Least grey-level spread (95th minus 5th percentile) of the matched area, in both
+    corners, for a cut-out to count as a card face (not blank paper, table or a hand)."""
 
     def __post_init__(self) -> None:
         if not -1.0 <= self.min_agreement <= 1.0:
@@ -72,6 +77,8 @@ class LearnParams:
             )
         if not 0.0 <= self.corner_radius <= 0.3:
             raise ValueError(f"LearnParams.corner_radius must be in [0, 0.3], got {self.corner_radius!r}")
+        if not 0.0 <= self.min_contrast <= 255.0:
+            raise ValueError(f"LearnParams.min_contrast must be in [0, 255], got {self.min_contrast!r}")
 
 
 @dataclass(frozen=True)
@@ -161,6 +168,20 @@ def cut_out(image: Image, params: ScannerParams) -> tuple[Image, float] | None:
         log.debug("%d cards found; the largest is taken", len(found))
     biggest = max(found, key=lambda f: cv2.contourArea(np.asarray(f.corners, dtype=np.float32)))
     return warp_card(image, biggest.corners, params.find), float(biggest.score)
+
+
+def face_contrast(card: Image, deck: DeckKind, params: ScannerParams) -> float:
+    """The grey-level spread (95th minus 5th percentile) of the area the identifier reads
+    (the corner index, the Octoplus centre), the lower of the card's two ends."""
+    i = params.identify
+    area = i.index_rank_region.union(i.index_suit_region) if deck is DeckKind.OKTRIS else i.centre_region
+    grey = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    spreads = []
+    for view in (grey, grey[::-1, ::-1]):
+        values = view[area.y0 : area.y1, area.x0 : area.x1]
+        low, high = np.percentile(values, [5, 95])
+        spreads.append(float(high - low))
+    return min(spreads)
 
 
 def _similarity(a: Image, b: Image, deck: DeckKind, params: ScannerParams) -> tuple[float, bool]:
@@ -255,6 +276,11 @@ def learn_templates(
         if cut is None:
             skipped.append((path, "no card found"))
             log.warning("%s: no card found; skipped", path)
+            continue
+        contrast = face_contrast(cut[0], deck, p)
+        if contrast < lp.min_contrast:
+            skipped.append((path, f"no card face seen (contrast {contrast:.0f})"))
+            log.warning("%s: the cut-out shows no card face (contrast %.0f); skipped", path, contrast)
             continue
         photos.setdefault(card, []).append(Photo(path, card, cut[0], cut[1]))
     if not photos:

@@ -91,11 +91,11 @@ class IdentifyParams:
     """Gaussian blur (in resampled pixels) applied to templates and cards before matching."""
     highpass_sigma: float = 3.0
     """Subtract a blur of this sigma (resampled pixels; 0 = off): matches shapes, not blobs or shading."""
-    min_score: float = 0.5
+    min_score: float = 0.6
     """Normalised correlation below which a card is not identified."""
-    min_part_score: float = 0.75
+    min_part_score: float = 0.6
     """Correlation every part (rank, suit) must reach, so a card the templates lack is not named."""
-    min_margin: float = 0.02
+    min_margin: float = 0.025
     """Least lead of the best card over the runner-up (another card) to name the best."""
     red_ink: float = 0.12
     """Redness of the ink (0..1) above which a region counts as printed in red."""
