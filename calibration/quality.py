@@ -3,7 +3,11 @@
 ``assess(image)`` measures a frame (on its grey version, scaled to a fixed
 width so the figures do not depend on the resolution):
 
-- sharpness: the variance of the Laplacian (low: out of focus or moving);
+- sharpness: at the strongest edges (the top 2% of the gradient), the mean
+  absolute Laplacian (its largest value nearby) over the mean gradient.  For an
+  edge blurred over ``s`` pixels this is about ``1 / s`` whatever the edge's
+  contrast, so it judges focus and motion, not how much the table shows (low:
+  out of focus or moving);
 - brightness: the mean and the 5th and 95th percentiles of the grey levels
   (too dark: noise swamps the ink; too bright: white cards merge);
 - glare: the share of clipped pixels (a lamp reflected on the table or cards).
@@ -27,10 +31,11 @@ class QualityLimits:
     """The limits a usable picture stays within.
 
     Attributes:
-        work_width: the frame is scaled to this width before measuring.
-        min_sharpness: smallest variance of the Laplacian (grey levels²).
+        work_width: a wider frame is scaled down to this width before measuring.
+        min_sharpness: smallest edge sharpness (about one over the blur width in pixels).
+        edge_share: the share of pixels with the strongest gradient whose sharpness is measured.
         min_mean, max_mean: range of the mean grey level.
-        min_p95: the brightest twentieth (the cards) is at least this bright.
+        min_p99: the brightest hundredth (the cards) is at least this bright.
         max_p5: ... and the darkest twentieth at most this bright (some contrast is left).
         clip_level: a grey level at or above which a pixel counts as clipped.
         max_clipped: largest share of clipped pixels.
@@ -40,10 +45,11 @@ class QualityLimits:
     """
 
     work_width: int = 640
-    min_sharpness: float = 55.0
+    min_sharpness: float = 0.11
+    edge_share: float = 0.02
     min_mean: float = 50.0
     max_mean: float = 200.0
-    min_p95: float = 120.0
+    min_p99: float = 150.0
     max_p5: float = 170.0
     clip_level: int = 254
     max_clipped: float = 0.02
@@ -59,6 +65,8 @@ class QualityLimits:
             raise ValueError(
                 f"QualityLimits clip_level/max_clipped out of range: {self.clip_level}, {self.max_clipped}"
             )
+        if not 0 < self.edge_share < 1:
+            raise ValueError(f"QualityLimits.edge_share must be in (0, 1), got {self.edge_share}")
         if self.min_sharpness < 0:
             raise ValueError(f"QualityLimits.min_sharpness must not be negative, got {self.min_sharpness}")
 
@@ -70,7 +78,7 @@ class QualityReport:
     sharpness: float
     mean: float
     p5: float
-    p95: float
+    p99: float
     clipped: float
     advice: tuple[str, ...]
 
@@ -82,8 +90,8 @@ class QualityReport:
     def summary(self) -> str:
         """One line with every measure."""
         return (
-            f"sharpness {self.sharpness:.0f}, brightness mean {self.mean:.0f} "
-            f"(5% {self.p5:.0f}, 95% {self.p95:.0f}), clipped {100 * self.clipped:.2f}%"
+            f"sharpness {self.sharpness:.2f}, brightness mean {self.mean:.0f} "
+            f"(5% {self.p5:.0f}, 99% {self.p99:.0f}), clipped {100 * self.clipped:.2f}%"
         )
 
 
@@ -98,9 +106,18 @@ def _grey(image: Image, width: int) -> Image:
         raise ValueError(f"image too small to assess: shape {image.shape}")
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     h, w = grey.shape[:2]
-    if w != width:
+    if w > width:
         grey = cv2.resize(grey, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
     return np.asarray(grey, dtype=np.uint8)
+
+
+def _edge_sharpness(grey: Image, share: float) -> float:
+    g = grey.astype(np.float32)
+    magnitude = np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    laplacian = cv2.dilate(np.abs(cv2.Laplacian(g, cv2.CV_32F)), np.ones((3, 3), np.uint8))
+    edges = magnitude >= np.percentile(magnitude, 100.0 * (1.0 - share))
+    strength = float(magnitude[edges].mean())
+    return float(laplacian[edges].mean()) / strength if strength > 0 else 0.0
 
 
 def assess(image: Image, limits: QualityLimits | None = None) -> QualityReport:
@@ -111,19 +128,19 @@ def assess(image: Image, limits: QualityLimits | None = None) -> QualityReport:
     """
     lim = limits or QualityLimits()
     grey = _grey(image, lim.work_width)
-    sharpness = float(cv2.Laplacian(grey, cv2.CV_64F).var())
+    sharpness = _edge_sharpness(grey, lim.edge_share)
     mean = float(grey.mean())
-    p5, p95 = (float(v) for v in np.percentile(grey, (5, 95)))
+    p5, p99 = (float(v) for v in np.percentile(grey, (5, 99)))
     clipped = float((grey >= lim.clip_level).mean())
     advice: list[str] = []
     if sharpness < lim.min_sharpness:
         advice.append(
-            f"the picture is blurred (sharpness {sharpness:.0f} < {lim.min_sharpness:g}): focus the camera "
+            f"the picture is blurred (sharpness {sharpness:.2f} < {lim.min_sharpness:g}): focus the camera "
             "on the table (or let it autofocus once), keep it from shaking, and check the lens is clean"
         )
-    if mean < lim.min_mean or p95 < lim.min_p95:
+    if mean < lim.min_mean or p99 < lim.min_p99:
         advice.append(
-            f"the picture is too dark (mean {mean:.0f}, brightest 5% from {p95:.0f}): turn on more light "
+            f"the picture is too dark (mean {mean:.0f}, brightest 1% from {p99:.0f}): turn on more light "
             "over the table or allow a longer exposure"
         )
     if mean > lim.max_mean or p5 > lim.max_p5:
@@ -137,4 +154,4 @@ def assess(image: Image, limits: QualityLimits | None = None) -> QualityReport:
             f"(limit {100 * lim.max_clipped:g}%): "
             "move or shade the lamp so it does not reflect into the camera, or lower the exposure"
         )
-    return QualityReport(sharpness, mean, p5, p95, clipped, tuple(advice))
+    return QualityReport(sharpness, mean, p5, p99, clipped, tuple(advice))

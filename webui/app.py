@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from webui.api import api
 from webui.auth import error
+from webui.calibration_views import calibration_pages
 from webui.config import ServeConfig
 from webui.context import EXTENSION, Table
 from webui.live import live
@@ -59,6 +60,7 @@ def create_app(config: ServeConfig) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(live)
+    app.register_blueprint(calibration_pages)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response | HTTPException:

@@ -158,28 +158,47 @@
     return [-Math.sin(t), Math.cos(t)];
   }
 
+  /* Draw the seat markers afresh (a new player count), then move them in place while dragging. */
   function drawSeats() {
     var svg = $("#cal-seats-svg");
     prepare(svg);
-    var reach = 0.38 * Math.min(frame.width, frame.height);
     var r = Math.max(frame.width, frame.height) / 34;
-    var centre = node("circle", { class: "centre", cx: seats.centre[0], cy: seats.centre[1], r: r / 2 }, svg);
     seats.angles.forEach(function (angle, i) {
-      var d = direction(angle);
-      var x = seats.centre[0] + d[0] * reach, y = seats.centre[1] + d[1] * reach;
-      node("line", { class: "ray", x1: seats.centre[0], y1: seats.centre[1], x2: x, y2: y }, svg);
-      var marker = node("circle", { class: "seat", cx: x, cy: y, r: r, fill: "var(--s" + (i + 1) + ")", "data-seat": i + 1 }, svg);
-      var label = node("text", { class: "seat-label", x: x, y: y, "font-size": r }, svg);
+      node("line", { class: "ray", "data-ray": i + 1 }, svg);
+    });
+    var centre = node("circle", { class: "centre", r: r / 2 }, svg);
+    seats.angles.forEach(function (angle, i) {
+      var marker = node("circle", { class: "seat", r: r, fill: "var(--s" + (i + 1) + ")", "data-seat": i + 1 }, svg);
+      var label = node("text", { class: "seat-label", "data-label": i + 1, "font-size": r }, svg);
       label.textContent = String(i + 1);
       draggable(svg, marker, function (q) {
         var dx = q[0] - seats.centre[0], dy = q[1] - seats.centre[1];
         if (dx === 0 && dy === 0) return;
         seats.angles[i] = ((Math.atan2(-dx, dy) * 180 / Math.PI) + 360) % 360;
-        drawSeats();
+        placeSeats();
       });
     });
-    draggable(svg, centre, function (q) { seats.centre = q; drawSeats(); });
+    draggable(svg, centre, function (q) { seats.centre = q; placeSeats(); });
     $("#cal-players").value = String(seats.players);
+    placeSeats();
+  }
+
+  function placeSeats() {
+    var svg = $("#cal-seats-svg");
+    var reach = 0.38 * Math.min(frame.width, frame.height);
+    var c = seats.centre;
+    var centre = svg.querySelector("circle.centre");
+    centre.setAttribute("cx", c[0]); centre.setAttribute("cy", c[1]);
+    seats.angles.forEach(function (angle, i) {
+      var d = direction(angle);
+      var x = c[0] + d[0] * reach, y = c[1] + d[1] * reach;
+      var ray = svg.querySelector("[data-ray='" + (i + 1) + "']");
+      ray.setAttribute("x1", c[0]); ray.setAttribute("y1", c[1]); ray.setAttribute("x2", x); ray.setAttribute("y2", y);
+      var marker = svg.querySelector("[data-seat='" + (i + 1) + "']");
+      marker.setAttribute("cx", x); marker.setAttribute("cy", y);
+      var label = svg.querySelector("[data-label='" + (i + 1) + "']");
+      label.setAttribute("x", x); label.setAttribute("y", y);
+    });
   }
 
   function equalAngles(n) {
