@@ -122,6 +122,10 @@ class _Prepared:
     """Distinct cards in row order."""
     rows_of: tuple[npt.NDArray[np.intp], ...]
     """For each card of ``order``, the indices of its fine rows."""
+    coarse_black: npt.NDArray[np.bool_]
+    """Per coarse row (one per template image): True for black ink."""
+    coarse_rows_of: tuple[npt.NDArray[np.intp], ...]
+    """For each card of ``order``, the indices of its coarse rows."""
 
 
 _Spec = tuple[str, Region, float]
@@ -226,11 +230,15 @@ def _prepare(templates: Templates, params: IdentifyParams) -> _Prepared:
     sized: list[Image] = []
     cards: list[Card] = []
     black: list[bool] = []
+    image_cards: list[Card] = []
+    image_black: list[bool] = []
     for card, images in templates.faces.items():
         for image in images:
             grey = _grey(image)
             own_size.append(grey[area.y0 : area.y1, area.x0 : area.x1])
             is_black = _is_black(card, image, area, params)  # once per image: speed is no concern here
+            image_cards.append(card)
+            image_black.append(is_black)
             for size in params.template_scales:
                 sized.append(_resized_about_corner(grey, size)[area.y0 : area.y1, area.x0 : area.x1])
                 cards.append(card)
@@ -244,6 +252,10 @@ def _prepare(templates: Templates, params: IdentifyParams) -> _Prepared:
         black=np.array(black, dtype=np.bool_),
         order=order,
         rows_of=tuple(np.flatnonzero(card_index == i) for i in range(len(order))),
+        coarse_black=np.array(image_black, dtype=np.bool_),
+        coarse_rows_of=tuple(
+            np.flatnonzero(np.array([c == card for c in image_cards], dtype=np.bool_)) for card in order
+        ),
     )
     templates.cache[key] = prepared
     return prepared
@@ -267,13 +279,16 @@ def _shifted(grey: Image, level: _Level) -> FloatArray:
     return view
 
 
-def _part_scores(placements: FloatArray, level: _Level) -> list[FloatArray]:
-    """Per part: correlation of every template row (rows) with every placement (columns)."""
+def _part_scores(
+    placements: FloatArray, level: _Level, rows: npt.NDArray[np.intp] | None = None
+) -> list[FloatArray]:
+    """Per part: correlation of every template row (or of ``rows``) with every placement (columns)."""
     out = []
     for part in level.parts:
         x0, y0, x1, y1 = part.box
         patches = _normalise_rows(placements[..., y0:y1, x0:x1].reshape(-1, (y1 - y0) * (x1 - x0)))
-        out.append(part.matrix @ patches.T)
+        matrix = part.matrix if rows is None else part.matrix[rows]
+        out.append(matrix @ patches.T)
     return out
 
 
@@ -286,20 +301,37 @@ def _scores(placements: FloatArray, level: _Level) -> FloatArray:
     return total
 
 
-def _fine_placements(grey: Image, prepared: _Prepared, params: IdentifyParams) -> FloatArray:
-    """Locate the area coarsely, then the fine placements within ``refine_px`` of that place."""
-    coarse, fine = prepared.coarse, prepared.fine
+def _locate(grey: Image, prepared: _Prepared) -> tuple[FloatArray, tuple[int, int]]:
+    """Coarse pass: every coarse row's best score over every placement, and the best placement."""
+    coarse = prepared.coarse
     shifted = _shifted(grey, coarse)
-    kx = shifted.shape[1]
-    best = int(_scores(shifted, coarse).max(axis=0).argmax())
-    dy, dx = divmod(best, kx)
+    scores = _scores(shifted, coarse)
+    best = int(scores.max(axis=0).argmax())
+    dy, dx = divmod(best, shifted.shape[1])
+    return scores.max(axis=1), (dy, dx)
+
+
+def _placements_near(
+    grey: Image, place: tuple[int, int], prepared: _Prepared, params: IdentifyParams
+) -> FloatArray:
+    """The fine placements within ``refine_px`` of a coarse placement."""
+    coarse, fine = prepared.coarse, prepared.fine
     ratio = fine.scale / coarse.scale
-    cy = fine.shift + round((dy - coarse.shift) * ratio)
-    cx = fine.shift + round((dx - coarse.shift) * ratio)
+    cy = fine.shift + round((place[0] - coarse.shift) * ratio)
+    cx = fine.shift + round((place[1] - coarse.shift) * ratio)
     top = 2 * fine.shift
     y0, y1 = max(0, cy - params.refine_px), min(top, cy + params.refine_px) + 1
     x0, x1 = max(0, cx - params.refine_px), min(top, cx + params.refine_px) + 1
     return _shifted(grey, fine)[y0:y1, x0:x1]
+
+
+def _shortlist(coarse_best: FloatArray, prepared: _Prepared, size: int) -> npt.NDArray[np.intp]:
+    """The fine rows of the ``size`` cards that scored best in the coarse pass (all rows for 0)."""
+    if size == 0 or size >= len(prepared.order):
+        return np.arange(len(prepared.black))
+    per_card = np.array([coarse_best[rows].max() for rows in prepared.coarse_rows_of])
+    chosen = np.sort(np.argsort(-per_card)[:size])
+    return np.concatenate([prepared.rows_of[i] for i in chosen])
 
 
 def _small(window: Image, prepared: _Prepared) -> Image:
@@ -342,19 +374,34 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     p = params if params is not None else IdentifyParams()
     prepared = _prepare(templates, p)
     views = _windows(image, prepared.area, p.search_px)
+    greys = [_grey(window) for window in views]
+    red = [
+        image.ndim == 3 and p.colour_penalty > 0 and _redness(_small(window, prepared), p) > p.red_ink
+        for window in views
+    ]
+    located = [_locate(grey, prepared) for grey in greys]
+    coarse_best = np.full(len(prepared.coarse_black), -2.0, dtype=np.float32)
+    for (scores, _), is_red in zip(located, red, strict=True):
+        coarse_best = np.maximum(coarse_best, scores - p.colour_penalty * (is_red & prepared.coarse_black))
+    rows = _shortlist(coarse_best, prepared, p.shortlist)
     view_scores = []
     view_parts = []
-    for window in views:
-        parts = _part_scores(_fine_placements(_grey(window), prepared, p), prepared.fine)
+    for grey, (_, place), is_red in zip(greys, located, red, strict=True):
+        placements = _placements_near(grey, place, prepared, p)
+        parts = _part_scores(placements, prepared.fine, rows)
         total = prepared.fine.parts[0].weight * parts[0]
         for part, scores in zip(prepared.fine.parts[1:], parts[1:], strict=True):
             total = total + part.weight * scores
-        if image.ndim == 3 and p.colour_penalty > 0 and _redness(_small(window, prepared), p) > p.red_ink:
-            total[prepared.black] -= p.colour_penalty
+        if is_red:
+            total[prepared.black[rows]] -= p.colour_penalty
         column = total.argmax(axis=1)
-        rows = np.arange(total.shape[0])
-        view_scores.append(total[rows, column])
-        view_parts.append(np.stack([scores[rows, column] for scores in parts], axis=1))
+        picked = np.arange(total.shape[0])
+        full = np.full(len(prepared.black), -2.0, dtype=np.float32)
+        full[rows] = total[picked, column]
+        full_parts = np.full((len(prepared.black), len(parts)), -2.0, dtype=np.float32)
+        full_parts[rows] = np.stack([scores[picked, column] for scores in parts], axis=1)
+        view_scores.append(full)
+        view_parts.append(full_parts)
     both = np.stack(view_scores)  # (view, row)
     all_rows = np.arange(both.shape[1])
     row_view = both.argmax(axis=0)

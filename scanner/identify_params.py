@@ -85,6 +85,8 @@ class IdentifyParams:
     """How far (canonical pixels, each direction) a region may be off, to absorb warp error."""
     coarse_ratio: float = 0.5
     """The region is first located at this fraction of its resampling factor, over every shift..."""
+    shortlist: int = 6
+    """Only the cards that scored best in the coarse pass, this many (0: all), are matched finely."""
     refine_px: int = 1
     """...then every template is matched at full resampling within this many pixels of that place."""
     blur_sigma: float = 0.7
@@ -120,6 +122,7 @@ class IdentifyParams:
             "search_px": (0, 40),
             "coarse_ratio": (0.1, 1.0),
             "refine_px": (0, 20),
+            "shortlist": (0, 1000),
             "blur_sigma": (0.0, 10.0),
             "highpass_sigma": (0.0, 50.0),
             "min_score": (-1.0, 1.0),
@@ -151,7 +154,7 @@ class IdentifyParams:
             low, high = checks[f.name]
             if not low <= value <= high:
                 raise ValueError(f"IdentifyParams.{f.name} must be in [{low}, {high}], got {value!r}")
-        for name in ("search_px", "refine_px"):
+        for name in ("search_px", "refine_px", "shortlist"):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"IdentifyParams.{name} must be an integer, got {getattr(self, name)!r}")
         for name, scale in (
