@@ -151,8 +151,11 @@ def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> li
             quad = _lone_quad(c, p)
             if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
                 continue
-            if not verify or _looks_like_card(quad, work, p):
-                lone.append(quad)
+            if verify and not _looks_like_card(quad, work, p):
+                continue
+            if name != "split" and _several_cards(quad, work, p):
+                continue
+            lone.append(quad)
     return _dedupe(lone, p)
 
 
@@ -204,6 +207,49 @@ def _lone_in_clusters(
             if all(quad_distance(quad, o) >= p.duplicate_distance * short for o in lone + found):
                 found.append(quad)
     return found
+
+
+def _several_cards(quad: FloatArray, work: Work, p: FindParams) -> bool:
+    """Whether a card-shaped outline holds a row of cards: its card pixels, cut apart by fine
+    edges, fall into large parts side by side (each spanning the quad one way, parts of it the
+    other way), as overlapping cards of a shown hand do.  A face's printed frame does not: its
+    parts nest inside one another."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    H, W = work.split.shape[:2]
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(W, x + w), min(H, y + h)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return False
+    offset = np.array([x0, y0], np.float64)
+    inside = poly_mask(quad - offset, (y1 - y0, x1 - x0))
+    parts = cv2.bitwise_and(work.split[y0:y1, x0:x1], inside)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(parts, connectivity=4)
+    area = float(cv2.contourArea(quad.astype(np.float32)))
+    e1, e2 = quad[1] - quad[0], quad[3] - quad[0]
+    basis = np.linalg.inv(np.stack([e1, e2], axis=1))
+    extents: list[tuple[float, float, float, float]] = []
+    for k in range(1, count):
+        if stats[k, cv2.CC_STAT_AREA] < p.row_part * area:
+            continue
+        ys, xs = np.nonzero(labels == k)
+        uv = basis @ (np.stack([xs, ys]).astype(np.float64) + offset[:, None] - quad[0][:, None])
+        lo = uv.min(axis=1)
+        hi = uv.max(axis=1)
+        extents.append((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
+    for i in range(len(extents)):
+        for j in range(i + 1, len(extents)):
+            for axis in (0, 1):
+                a0, a1 = extents[i][2 * axis], extents[i][2 * axis + 1]
+                b0, b1 = extents[j][2 * axis], extents[j][2 * axis + 1]
+                o0, o1 = extents[i][2 - 2 * axis], extents[i][3 - 2 * axis]
+                q0, q1 = extents[j][2 - 2 * axis], extents[j][3 - 2 * axis]
+                overlap = min(a1, b1) - max(a0, b0)
+                # each part runs from end to end of the quad (a frame printed on a face stops short)
+                ends = 1.0 - p.row_span
+                spans = max(o0, q0) <= ends and min(o1, q1) >= 1.0 - ends
+                spans = spans and min(a1 - a0, b1 - b0) >= p.row_width  # not a face's border strip
+                if spans and overlap < p.row_overlap * min(a1 - a0, b1 - b0):
+                    return True
+    return False
 
 
 def _off_cards(quad: FloatArray, work: Work, grow: float) -> float:

@@ -52,6 +52,11 @@ class FindParams:
         full_open: size (frame pixels) of the opening that breaks leaks between such cut-out parts.
         min_outside: a card cut out of a cluster borders the table along at least this fraction of
             its outline (a frame printed on a face borders only its own card).
+        row_part, row_span, row_overlap, row_width: a card-shaped outline is a row of overlapping
+            cards when two parts of its card pixels, each at least ``row_part`` of its area, both
+            run one way from end to end (within ``1 - row_span`` of either end: a frame printed
+            on a face stops short) and overlap by less than ``row_overlap`` the other way, each
+            at least ``row_width`` of it wide (a face's printed border strips are narrower).
         square_corners: also try each outline corner squared on its longer arm (a short arm's
             direction is unsure).
         poly_epsilon: polygon simplification tolerance as a fraction of the outline's perimeter.
@@ -109,6 +114,10 @@ class FindParams:
     full_open: int = 7
     min_outside: float = 0.15
     square_corners: bool = True
+    row_part: float = 0.1
+    row_span: float = 0.95
+    row_overlap: float = 0.2
+    row_width: float = 0.12
     poly_epsilon: float = 0.03
     min_fill: float = 0.88
     min_corner_angle: float = 65.0
@@ -210,6 +219,10 @@ class FindParams:
         _check("find.full_canny_high", self.full_canny_high, 0.0, 1000.0)
         _check("find.full_open", self.full_open, 1, 99)
         _check("find.min_outside", self.min_outside, 0.0, 1.0)
+        _check("find.row_part", self.row_part, 0.0, 1.0)
+        _check("find.row_span", self.row_span, 0.0, 1.0)
+        _check("find.row_overlap", self.row_overlap, 0.0, 1.0)
+        _check("find.row_width", self.row_width, 0.0, 1.0)
         _check("find.poly_epsilon", self.poly_epsilon, 0.001, 0.2)
         _check("find.min_fill", self.min_fill, 0.0, 1.0)
         _check("find.min_corner_angle", self.min_corner_angle, 10.0, 90.0)

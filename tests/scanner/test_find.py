@@ -218,3 +218,18 @@ def test_scanner_params_default_is_valid_and_frozen() -> None:
     params.validate()
     with pytest.raises(AttributeError):
         params.find = FindParams()  # type: ignore[misc]
+
+
+def test_a_row_of_overlapping_cards_is_not_taken_for_one_card() -> None:
+    img = table((40, 100, 30))
+    short = 150.0
+    quads = [card_quad(500 + 0.4 * short * i, 360, short, 0) for i in range(3)]
+    for q in quads:
+        draw_card(img, q, outline=110)
+    found = find_cards(img, PARAMS)
+    card_area = short * short * 88 / 63
+    for f in found:
+        area = cv2.contourArea(np.array(f.corners, np.float32))
+        assert area < 1.2 * card_area
+    top, err = best_match(found, quads[-1])
+    assert top is not None and err < 4.0 and top.top
