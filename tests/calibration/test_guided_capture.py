@@ -20,6 +20,7 @@ from calibration.capture import (
 )
 from calibration.table import find_play_area
 from scanner.find import find_cards, warp_card
+from scanner.identify import Identification, identify
 from scanner.params import FindParams
 from scanner.scenes import PlacedCard, Scene, render
 from scanner.templates import Templates
@@ -184,3 +185,45 @@ def test_cards_too_alike_are_reported_as_pairs() -> None:
     report = validate(templates, {parse_card("7D", DECK): seven[1:]})
     assert {frozenset((str(a), str(b))) for a, b, _ in report.alike} == {frozenset(("7D", "7H"))}
     assert not report.ok
+
+
+@pytest.fixture(scope="module")
+def readings(whole_deck: CaptureSession) -> list[tuple[str, Identification]]:
+    """Every evaluation card (each card of the deck once, in other light) read with the learned templates."""
+    templates = whole_deck.learn()
+    out = []
+    for record in TRUTH["evaluation"]:
+        frame = image(record["image"])
+        found = find_cards(frame, FindParams())
+        for card in record["cards"]:
+            centre = np.mean(card["corners"], axis=0)
+            nearest = min(found, key=lambda f: float(np.linalg.norm(np.mean(f.corners, axis=0) - centre)))
+            out.append((card["card"], identify(warp_card(frame, nearest.corners, FindParams()), templates)))
+    return out
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="goal not met yet: the identifier accepts about half of these small cards (115 px) with learned "
+    "templates; the rest are left unidentified (see docs/BENCHMARKS.md, calibration)",
+)
+def test_templates_learned_from_the_captures_identify_the_fixture_cards(
+    readings: list[tuple[str, Identification]],
+) -> None:
+    right = sum(str(answer.card) == label for label, answer in readings)
+    assert right / len(readings) >= 0.99
+
+
+def test_templates_learned_from_the_captures_never_name_a_card_wrongly(
+    readings: list[tuple[str, Identification]],
+) -> None:
+    wrong = [(label, str(a.card)) for label, a in readings if a.card is not None and str(a.card) != label]
+    assert len(readings) == 32
+    assert wrong == []
+
+
+def test_templates_learned_from_the_captures_rank_the_right_card_first(
+    readings: list[tuple[str, Identification]],
+) -> None:
+    first = sum(str(answer.candidate) == label for label, answer in readings)
+    assert first / len(readings) >= 0.9
