@@ -33,9 +33,10 @@ def install_wizard(app: Flask, wizard: Wizard) -> None:
 
 
 def _camera_frames() -> Callable[[], Image | None]:
-    camera = table().camera
+    running = table()
 
     def latest() -> Image | None:
+        camera = running.camera
         if camera is None:
             return None
         found = getattr(camera, "latest_image", None)

@@ -82,6 +82,7 @@ class CameraThread:
         self._frame_times: deque[float] = deque(maxlen=60)
         self._last_frame = 0.0
         self._preview: tuple[int, bytes] | None = None
+        self.latest_image: Any = None  # the latest raw frame, for the calibration wizard
         self._preview_cond = threading.Condition()
         self._status = CameraStatus(source=config.source)
         self._status_lock = threading.Lock()
@@ -222,6 +223,7 @@ class CameraThread:
                 now = time.monotonic()
                 self._last_frame = now
                 self._frame_times.append(now)
+                self.latest_image = frame.image
                 game = self.service.game
                 wanted = (self.service.record.id, game.name, len(game.players))
                 if wanted != key:

@@ -133,3 +133,19 @@ def test_a_guided_capture_runs_card_by_card_and_reports(scorer: FlaskClient, cam
     report = finished["report"]
     assert [c["card"] for c in report["cards"]] == ["AS"]
     assert "AH" in report["missing"] and not finished["running"]
+
+
+def test_without_a_wizard_given_the_page_reads_the_camera_threads_latest_frame(tmp_path: Path) -> None:
+    flask_app = create_app(ServeConfig(data_dir=tmp_path, pin=PIN, camera=False))
+    table: Table = flask_app.extensions[EXTENSION]
+    client = flask_app.test_client()
+    assert client.get("/calibrate/snapshot.jpg").status_code == 503  # no camera thread at all
+
+    class Thread:
+        latest_image: Image | None = image(TABLE["image"])
+
+    table.camera = Thread()  # type: ignore[assignment]
+    response = client.get("/calibrate/snapshot.jpg")
+    assert response.status_code == 200 and response.headers["X-Frame-Width"] == "960"
+    assert "calibration.toml" in client.get("/calibrate/api/state").get_json()["file"]
+    table.service.store.close()
