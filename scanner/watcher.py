@@ -5,7 +5,7 @@ copy; a frame that differs from the one before is *moving*.  Once the table has
 been still for ``still_frames`` and differs from the last confirmed view, the
 next ``confirm_frames`` still frames are scanned and combined into a new
 confirmed view, unless a hand (skin-coloured, or anything changed that no card
-explains) is in it.  Comparing the new view with the last one gives the
+explains and that does not look like card paper) is in it.  Comparing the new view with the last one gives the
 observations:
 
 - pile layout (Octoplus): the new top card of the pile (:class:`PileCard`, one
@@ -30,7 +30,7 @@ from scanner.observations import Observation, TurnDone
 from scanner.types import Detection, Frame, Image
 from scanner.watcher_compare import Comparer, Layout, View
 from scanner.watcher_confirm import SeenCard, confirm
-from scanner.watcher_image import SmallView, changed, quad_mask, shrink, skin
+from scanner.watcher_image import SmallView, changed, quad_mask, shrink, skin, unexplained
 from scanner.watcher_locate import Reader
 from scanner.watcher_params import WatcherParams
 from scanner.watcher_zones import SeatZones, zone_count
@@ -199,7 +199,7 @@ class Watcher:
         if ref is not None and change is not None and patient:
             quads = [c.corners for c in ref.cards] + [d.corners for d in detections]
             explained = quad_mask(change.shape, quads, small.scale, p.explain_margin)
-            if float((change & ~explained).mean()) >= p.hand_fraction:
+            if float(unexplained(change & ~explained, small.colour, p).mean()) >= p.hand_fraction:
                 self._hand("change that no card explains")
                 return []
         self.hand_in_view = False

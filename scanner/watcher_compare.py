@@ -241,8 +241,7 @@ class Comparer:
             seat: held
             for seat, held in self._trick.items()
             if any(
-                iou(held.corners, c.corners) >= self.params.same_iou
-                and (held.card is None or c.card is None or c.card == held.card)
+                iou(held.corners, c.corners) >= self.params.same_iou and c.card == held.card
                 for c in view.cards
             )
         }

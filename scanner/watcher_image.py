@@ -70,6 +70,25 @@ def skin(colour: Image, params: WatcherParams) -> Mask:
     return result
 
 
+def unexplained(change: Mask, colour: Image, params: WatcherParams) -> Mask:
+    """The changed regions (``change``, no card found there) that do not look like card paper.
+
+    A region at least ``params.paper_share`` of whose pixels are paper (bright, of
+    little colour) is a card the scanner missed, not a hand or another object.
+    """
+    count, labels = cv2.connectedComponents(change.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return change
+    hsv = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)
+    paper = (hsv[:, :, 1] <= params.paper_max_saturation) & (hsv[:, :, 2] >= params.paper_min_value)
+    pixels = np.bincount(labels.ravel(), minlength=count)
+    papery = np.bincount(labels.ravel(), weights=paper.ravel().astype(np.float64), minlength=count)
+    keep = papery < params.paper_share * np.maximum(pixels, 1)
+    keep[0] = False
+    result: Mask = keep[labels]
+    return result
+
+
 def grown(quad: Quad, margin: float) -> Quad:
     """``quad`` scaled about its centre by ``1 + margin``."""
     cx = sum(p[0] for p in quad) / 4.0

@@ -49,7 +49,13 @@ class WatcherParams:
     explain_margin: float = 0.15
     """Card outlines grow by this fraction of their size when they explain changed pixels."""
     hand_fraction: float = 0.01
-    """Fraction of the image changed outside any card that means a hand (or another object) is in view."""
+    """Fraction of the image changed outside any card found, and not card paper, that means a hand
+    (or another object) is in view."""
+    paper_max_saturation: int = 60
+    paper_min_value: int = 140
+    """Card paper: HSV saturation at most, value at least (0..255)."""
+    paper_share: float = 0.4
+    """A changed region this much paper is a card the scanner missed, not a hand."""
     skin_fraction: float = 0.004
     """Fraction of the image that is skin-coloured and changed that means a hand is in view."""
     skin_cr_min: int = 138
@@ -106,6 +112,9 @@ class WatcherParams:
             "uncovered_changed_max": (0.0, 1.0),
             "explain_margin": (0.0, 2.0),
             "hand_fraction": (0.0, 1.0),
+            "paper_max_saturation": (0, 255),
+            "paper_min_value": (0, 255),
+            "paper_share": (0.0, 1.0),
             "skin_fraction": (0.0, 1.0),
             "skin_cr_min": (0, 255),
             "skin_cr_max": (0, 255),

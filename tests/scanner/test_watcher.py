@@ -346,6 +346,23 @@ def test_cards_laid_in_a_seat_zone_away_from_the_pile_are_a_shown_hand() -> None
     assert seen[1:] == [expected]
 
 
+def test_a_card_the_scanner_misses_is_not_taken_for_a_hand() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    table.show(1, hand=(160, 220))
+    table.cards += [(octo("5"), rect(110, 205)), (octo("6"), rect(60, 150)), (octo("7"), rect(260, 60))]
+    table.show(4)
+    for index in range(10, len(table.frames)):
+        table.truth[index] = table.truth[index][:2]  # the 6 and the 7 are not found at all
+    watcher = pile_watcher(table, turn_idle_s=100)
+    seen = [o for _, o in run(table, watcher)]
+    assert not watcher.hand_in_view
+    assert [o for o in seen if isinstance(o, HandShown)] == [
+        HandShown(1, (octo("5"),), (0.9,), 10, table.frames[10].timestamp)
+    ]
+
+
 # --- tricks --------------------------------------------------------------------------------------------
 
 
