@@ -76,7 +76,7 @@ def _lone_quad(contour: Arr, p: FindParams) -> FloatArray | None:
             quad = approx.reshape(4, 2).astype(np.float64)
             area = cv2.contourArea(approx)
             if area > 0 and cv2.contourArea(contour) / area >= p.min_fill and is_card_quad(quad, p):
-                return fit_sides(contour.reshape(-1, 2).astype(np.float64), quad)
+                return fit_sides(_dense(contour), quad)
             return None
         if len(approx) < 4:
             return None
@@ -119,19 +119,51 @@ def _dedupe(quads: list[FloatArray], p: FindParams) -> list[FloatArray]:
     return out
 
 
-def _outlines(work: Work) -> dict[str, list[Arr]]:
-    """The outlines of every cut of the work image, found once for both passes."""
+def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
+    """The outlines of every cut of the work image, found once for both passes.
+
+    Chains are kept compressed (straight runs as their ends) and filled in where
+    used.  Of the regions enclosed by edges (a textured table has thousands) only
+    those of card size are outlined.
+    """
     out: dict[str, list[Arr]] = {}
-    for name, binary, mode in (
-        ("mask", work.mask, cv2.RETR_EXTERNAL),
-        ("union", work.union, cv2.RETR_EXTERNAL),
-        ("split", work.split, cv2.RETR_EXTERNAL),
-        ("bright", work.bright, cv2.RETR_EXTERNAL),
-        ("regions", work.regions, cv2.RETR_LIST),
+    for name, binary in (
+        ("mask", work.mask),
+        ("union", work.union),
+        ("split", work.split),
+        ("bright", work.bright),
     ):
-        contours, _ = cv2.findContours(binary, mode, cv2.CHAIN_APPROX_NONE)
+        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out[name] = list(contours)
+    area = float(work.grey.shape[0] * work.grey.shape[1])
+    min_area, max_area = p.min_card_area * area, p.max_card_area * area
+    _count, labels, stats, _ = cv2.connectedComponentsWithStats(work.regions, connectivity=8)
+    regions: list[Arr] = []
+    box = stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT]
+    pixels = stats[:, cv2.CC_STAT_AREA]
+    keep = (box >= 0.7 * min_area) & (pixels <= max_area) & (pixels >= p.min_fill * 0.5 * min_area)
+    keep[0] = False
+    for k in np.flatnonzero(keep):
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        part = (labels[y : y + h, x : x + w] == k).astype(np.uint8)
+        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
+        regions.extend(contours)
+    out["regions"] = regions
     return out
+
+
+def _dense(contour: Arr) -> FloatArray:
+    """Every pixel of a chain compressed by ``CHAIN_APPROX_SIMPLE`` (its runs are straight
+    horizontal, vertical or diagonal steps between the points kept), as an Nx2 array."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 2:
+        return pts
+    nxt = np.roll(pts, -1, axis=0)
+    steps = np.maximum(np.abs(nxt - pts).max(axis=1), 1).astype(np.intp)
+    index = np.repeat(np.arange(len(pts)), steps)
+    start = np.concatenate([[0], np.cumsum(steps)[:-1]])
+    t = (np.arange(int(steps.sum())) - np.repeat(start, steps)) / np.repeat(steps, steps)
+    return np.asarray(pts[index] + (nxt[index] - pts[index]) * t[:, None])
 
 
 def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> list[FloatArray]:
@@ -289,7 +321,7 @@ def _split_cards(
     for name in ("union", "split"):
         for c in outlines[name]:
             if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15):
-                corners.extend(corners_of(c, p))
+                corners.extend(corners_of(np.round(_dense(c)).astype(np.int32).reshape(-1, 1, 2), p))
     if p.card_size_px is not None:
         shorts = [p.card_size_px[0] * work.scale]
     else:
@@ -311,7 +343,7 @@ def find_cards(image: Image, params: FindParams) -> list[FoundCard]:
     array raises whatever OpenCV raises (``cv2.error``).
     """
     work = make_work(image, params)
-    outlines = _outlines(work)
+    outlines = _outlines(work, params)
     lone = _lone_cards(work, outlines, params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)

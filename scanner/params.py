@@ -100,7 +100,7 @@ class FindParams:
     background_kernel: float = 0.5
     white_margin: float = 14.0
     max_chroma: float = 28.0
-    denoise_kernel: int = 3
+    denoise_kernel: int = 5
     canny_low: float = 15.0
     canny_high: float = 45.0
     split_canny_low: float = 20.0
