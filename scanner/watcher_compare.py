@@ -118,7 +118,7 @@ class Comparer:
     def _is_new(self, card: SeenCard, ref: View, view: View) -> bool:
         p = self.params
         overlaps = [(iou(old.corners, card.corners), old) for old in ref.cards]
-        twins = [(o, old) for o, old in overlaps if old.card == card.card and o > 0.1]
+        twins = [(o, old) for o, old in overlaps if old.card == card.card and o > p.twin_iou]
         if not twins:
             # A card underneath that is read differently now is a misreading, not a new card.
             return card.top or all(o < p.same_iou for o, _ in overlaps)
@@ -132,7 +132,11 @@ class Comparer:
         moved = []
         for card in view.cards:
             overlaps = [iou(old.corners, card.corners) for old in ref.cards if old.card == card.card]
-            if card.card is not None and overlaps and 0.1 < max(overlaps) < self.params.still_iou:
+            if (
+                card.card is not None
+                and overlaps
+                and self.params.twin_iou < max(overlaps) < self.params.still_iou
+            ):
                 moved.append(card)
         return moved
 
@@ -141,7 +145,7 @@ class Comparer:
         p = self.params
         shape = view.small.grey.shape
         old_mask = quad_mask(shape, [old.corners], view.small.scale)
-        new_mask = quad_mask(shape, [new.corners], view.small.scale, p.explain_margin / 3)
+        new_mask = quad_mask(shape, [new.corners], view.small.scale, p.twin_margin)
         uncovered = old_mask & ~new_mask
         area = int(uncovered.sum())
         if area == 0 or area < p.uncovered_min * int(old_mask.sum()):

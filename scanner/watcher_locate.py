@@ -82,9 +82,9 @@ def locate_card(
     if card_size_px is not None:
         short_side, long_side = card_size_px[0] * scale, card_size_px[1] * scale
         found = max(w, h)
-        if found < 0.5 * long_side or found > 1.6 * long_side:
+        if not params.locate_min_size * long_side <= found <= params.locate_max_size * long_side:
             return None
-    elif not 0.6 * CARD_ASPECT <= long_side / short_side <= 1.5 * CARD_ASPECT:
+    elif abs(long_side / short_side / CARD_ASPECT - 1.0) > params.locate_aspect_tolerance:
         return None
     quad = portrait_quad((cx, cy), long_side, short_side, long_angle)
     a, b, c, d = ((x / scale, y / scale) for x, y in quad)

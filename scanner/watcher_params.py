@@ -40,10 +40,16 @@ class WatcherParams:
     """Overlap (IoU) that ties a card in one frame to the same card in the next."""
     same_iou: float = 0.5
     """Overlap (IoU) above which a card of a new view is the same card as one of the last view."""
+    twin_iou: float = 0.1
+    """Overlap (IoU) above which a card of the same face in the last view is its twin: the same
+    card, moved or not, or one just like it played on it."""
     still_iou: float = 0.95
     """Overlap (IoU) above which a card has not moved at all between two views."""
     uncovered_min: float = 0.05
     """Part of a card's area that must be uncovered to tell a nudge from a card played on its twin."""
+    twin_margin: float = 0.05
+    """The new card's outline grows by this fraction of its size when the part of its twin it leaves
+    uncovered is measured (its edge and shadow are not the twin)."""
     uncovered_changed_max: float = 0.35
     """Changed part of the uncovered area at or below which the card below is still there."""
     explain_margin: float = 0.15
@@ -82,6 +88,11 @@ class WatcherParams:
     locate_below: float = 0.6
     """When the scanner's new top card on the pile is missing or less sure than this, the watcher
     looks where the pile changed and has the card there read (if it was given a reader)."""
+    locate_min_size: float = 0.5
+    locate_max_size: float = 1.6
+    """A changed region's long side, as a fraction of a card's (calibrated) long side, to be a card."""
+    locate_aspect_tolerance: float = 0.4
+    """Without a calibrated card size: how far a changed region's side ratio may be from 88:63."""
     report_initial: bool = False
     """Report the cards of the first view (normally that view is only the baseline)."""
     snapshots: int = 8
@@ -108,6 +119,7 @@ class WatcherParams:
             "track_iou": (0.01, 1.0),
             "same_iou": (0.01, 1.0),
             "still_iou": (0.01, 1.0),
+            "twin_iou": (0.0, 1.0),
             "uncovered_min": (0.0, 1.0),
             "uncovered_changed_max": (0.0, 1.0),
             "explain_margin": (0.0, 2.0),
@@ -128,6 +140,10 @@ class WatcherParams:
             "pile_centre_y": (0.0, 1.0),
             "pile_radius": (0.0, 2.0),
             "locate_below": (0.0, 1.0),
+            "locate_min_size": (0.0, 10.0),
+            "locate_max_size": (0.0, 10.0),
+            "locate_aspect_tolerance": (0.0, 10.0),
+            "twin_margin": (0.0, 2.0),
             "cleared_change": (0.0, 1.0),
             "snapshots": (0, 1000),
         }
@@ -155,6 +171,11 @@ class WatcherParams:
         if self.skin_cb_min > self.skin_cb_max:
             raise ValueError(
                 f"WatcherParams.skin_cb_min {self.skin_cb_min} exceeds skin_cb_max {self.skin_cb_max}"
+            )
+        if self.locate_min_size > self.locate_max_size:
+            raise ValueError(
+                f"WatcherParams.locate_min_size {self.locate_min_size} exceeds "
+                f"locate_max_size {self.locate_max_size}"
             )
         if self.still_iou < self.same_iou:
             raise ValueError(f"WatcherParams.still_iou {self.still_iou} is below same_iou {self.same_iou}")
