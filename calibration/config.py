@@ -51,6 +51,13 @@ VERSION = 1
 FILE_NAME = "calibration.toml"
 
 
+def file_in(data_dir: Path) -> Path | None:
+    """The calibration file of a data folder (where the wizard saves without ``--calibration``),
+    or ``None`` when there is none yet."""
+    path = data_dir / FILE_NAME
+    return path if path.is_file() else None
+
+
 def default_path() -> Path:
     """Where the calibration file lives unless told otherwise: in the per-user data folder."""
     return Path(platformdirs.user_data_dir("octotable", appauthor=False)) / FILE_NAME

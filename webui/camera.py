@@ -196,6 +196,7 @@ class CameraThread:
         """Run the source to its end; returns why it ended.  Raises when it cannot run."""
         import cv2
 
+        from calibration.config import file_in
         from scanner.sources import DEFAULT_DEMO_DIR, ReplaySource, open_source
         from webui.proposals import Proposer
 
@@ -229,7 +230,7 @@ class CameraThread:
                 if wanted != key:
                     if demo and key is not None:
                         return "demo stopped: a new game was started"
-                    watcher = self._watcher(game, frame.image, calibration)
+                    watcher = self._watcher(game, frame.image, calibration or file_in(self.config.data_dir))
                     proposer = Proposer(snapshot=self._snapshot_of(watcher))
                     key = wanted
                     seen_seq = game.seq

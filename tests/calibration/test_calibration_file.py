@@ -13,6 +13,7 @@ from calibration.config import (
     DeckSettings,
     TableSettings,
     default_calibration,
+    file_in,
     load,
     load_or_default,
     save,
@@ -193,3 +194,9 @@ def test_saving_replaces_the_file_whole(tmp_path: Path) -> None:
     save(default_calibration(2), path)
     assert load(path) == default_calibration(2)
     assert not (tmp_path / "calibration.toml.tmp").exists()
+
+
+def test_the_data_folders_file_is_found_only_once_it_exists(tmp_path: Path) -> None:
+    assert file_in(tmp_path) is None
+    save(default_calibration(3), tmp_path / "calibration.toml")
+    assert file_in(tmp_path) == tmp_path / "calibration.toml"
