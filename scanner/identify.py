@@ -20,8 +20,10 @@ coarse resolution, then every template is matched at full resolution within
 ``refine_px`` of that place.  Each level gathers all shifts into one matrix, so
 all templates are matched with one matrix product.  A standard card's score is
 the ``rank_weight``-weighted mean of its rank's and its suit's correlation.
-Red ink is a strong cue: when the area's ink is clearly red, black cards lose
-``colour_penalty``.
+Colour is a strong cue: when the area's ink is clearly red, black cards lose
+``colour_penalty``; when the card is seen in colour (``colour_present``) and
+the ink is neutral (``black_ink``), red cards lose it.  A grey photo shows red
+ink grey, so it penalises nothing on neutral ink.
 
 A card is named only when it belongs to the deck (a decoy such as a 9-K
 among Oktris templates is never named), its score reaches ``min_score``, each of its parts
@@ -124,6 +126,9 @@ class _Prepared:
     """For each card of ``order``, the indices of its fine rows."""
     coarse_black: npt.NDArray[np.bool_]
     """Per coarse row (one per template image): True for black ink."""
+    ink_box: tuple[int, int, int, int]
+    """Where the colour of the ink is judged, inside a view's window: the suit symbol (away from
+    the rounded corner, where the table shows) or the Octoplus centre."""
     coarse_rows_of: tuple[npt.NDArray[np.intp], ...]
     """For each card of ``order``, the indices of its coarse rows."""
 
@@ -178,6 +183,12 @@ def _redness(bgr: Image, params: IdentifyParams) -> float:
     return float(np.clip(red.mean() / 255.0, 0.0, 1.0))
 
 
+def _chroma(image: Image) -> float:
+    """Mean colourfulness (largest minus smallest channel) of a BGR card, on every 4th pixel."""
+    sample = image[::4, ::4].astype(np.int16)
+    return float((sample.max(axis=2) - sample.min(axis=2)).mean())
+
+
 def _is_black(card: Card, image: Image, area: Region, params: IdentifyParams) -> bool:
     if isinstance(card, StdCard):
         return not card.suit.is_red
@@ -217,6 +228,17 @@ def _level(
     return _Level(scale, shape, round(params.search_px * scale), blur, highpass, tuple(parts))
 
 
+def _ink_box(deck: DeckKind, area: Region, params: IdentifyParams) -> tuple[int, int, int, int]:
+    region = params.index_suit_region if deck is DeckKind.OKTRIS else params.centre_region
+    pad = params.search_px
+    return (
+        pad + region.x0 - area.x0,
+        pad + region.y0 - area.y0,
+        pad + region.x1 - area.x0,
+        pad + region.y1 - area.y0,
+    )
+
+
 def _prepare(templates: Templates, params: IdentifyParams) -> _Prepared:
     key = ("identify", params)
     cached = templates.cache.get(key)
@@ -253,6 +275,7 @@ def _prepare(templates: Templates, params: IdentifyParams) -> _Prepared:
         order=order,
         rows_of=tuple(np.flatnonzero(card_index == i) for i in range(len(order))),
         coarse_black=np.array(image_black, dtype=np.bool_),
+        ink_box=_ink_box(templates.deck, area, params),
         coarse_rows_of=tuple(
             np.flatnonzero(np.array([c == card for c in image_cards], dtype=np.bool_)) for card in order
         ),
@@ -375,25 +398,33 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     prepared = _prepare(templates, p)
     views = _windows(image, prepared.area, p.search_px)
     greys = [_grey(window) for window in views]
-    red = [
-        image.ndim == 3 and p.colour_penalty > 0 and _redness(_small(window, prepared), p) > p.red_ink
-        for window in views
-    ]
+    # per view, the rows that lose colour_penalty: black cards on red ink; in a colour
+    # photo (a grey one shows red ink grey) red cards on black ink
+    in_colour = image.ndim == 3 and _chroma(image) >= p.colour_present
+    penalised: list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]] = []
+    for window in views:
+        x0, y0, x1, y1 = prepared.ink_box
+        redness = _redness(_small(window[y0:y1, x0:x1], prepared), p) if image.ndim == 3 else 0.0
+        if p.colour_penalty > 0 and redness > p.red_ink:
+            penalised.append((prepared.black, prepared.coarse_black))
+        elif p.colour_penalty > 0 and in_colour and redness < p.black_ink:
+            penalised.append((~prepared.black, ~prepared.coarse_black))
+        else:
+            penalised.append((np.zeros_like(prepared.black), np.zeros_like(prepared.coarse_black)))
     located = [_locate(grey, prepared) for grey in greys]
     coarse_best = np.full(len(prepared.coarse_black), -2.0, dtype=np.float32)
-    for (scores, _), is_red in zip(located, red, strict=True):
-        coarse_best = np.maximum(coarse_best, scores - p.colour_penalty * (is_red & prepared.coarse_black))
+    for (scores, _), (_, coarse_rows) in zip(located, penalised, strict=True):
+        coarse_best = np.maximum(coarse_best, scores - p.colour_penalty * coarse_rows)
     rows = _shortlist(coarse_best, prepared, p.shortlist)
     view_scores = []
     view_parts = []
-    for grey, (_, place), is_red in zip(greys, located, red, strict=True):
+    for grey, (_, place), (fine_rows, _) in zip(greys, located, penalised, strict=True):
         placements = _placements_near(grey, place, prepared, p)
         parts = _part_scores(placements, prepared.fine, rows)
         total = prepared.fine.parts[0].weight * parts[0]
         for part, scores in zip(prepared.fine.parts[1:], parts[1:], strict=True):
             total = total + part.weight * scores
-        if is_red:
-            total[prepared.black[rows]] -= p.colour_penalty
+        total[fine_rows[rows]] -= p.colour_penalty
         column = total.argmax(axis=1)
         picked = np.arange(total.shape[0])
         full = np.full(len(prepared.black), -2.0, dtype=np.float32)

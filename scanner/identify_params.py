@@ -97,12 +97,16 @@ class IdentifyParams:
     """Normalised correlation below which a card is not identified."""
     min_part_score: float = 0.6
     """Correlation every part (rank, suit) must reach, so a card the templates lack is not named."""
-    min_margin: float = 0.025
+    min_margin: float = 0.03
     """Least lead of the best card over the runner-up (another card) to name the best."""
     red_ink: float = 0.12
     """Redness of the ink (0..1) above which a region counts as printed in red."""
+    black_ink: float = 0.03
+    """Redness below which the ink counts as black, when the card is seen in colour."""
+    colour_present: float = 1.0
+    """Mean colourfulness (largest minus smallest channel, 0..255) from which a card is seen in colour."""
     colour_penalty: float = 0.25
-    """Subtracted from the score of a black card when the ink is clearly red."""
+    """Subtracted from the score of a black card on red ink, and of a red card on black ink."""
     ink_quantile: float = 0.15
     """Fraction of the darkest pixels of a region taken as its ink for the colour cue."""
 
@@ -129,6 +133,8 @@ class IdentifyParams:
             "min_part_score": (-1.0, 1.0),
             "min_margin": (0.0, 2.0),
             "red_ink": (0.0, 1.0),
+            "black_ink": (0.0, 1.0),
+            "colour_present": (0.0, 255.0),
             "colour_penalty": (0.0, 2.0),
             "ink_quantile": (0.01, 0.9),
         }

@@ -79,7 +79,7 @@ def test_camera_like_cards_are_read_right_or_not_at_all(deck: DeckKind) -> None:
             right += answer.card == card
             wrong += answer.card is not None and answer.card != card
     assert wrong == 0
-    assert right >= 0.9 * total, f"{right} of {total} right"
+    assert right >= 0.85 * total, f"{right} of {total} right"
 
 
 def test_a_red_index_never_reads_as_a_black_suit() -> None:
