@@ -92,6 +92,33 @@ def test_a_red_index_never_reads_as_a_black_suit() -> None:
             assert answer.runner_up.suit.is_red, f"{card}: runner-up {answer.runner_up}"
 
 
+def test_red_cards_lose_the_colour_penalty_on_black_ink_in_a_colour_photo_only() -> None:
+    full = Templates.builtin(DeckKind.OKTRIS)
+    red_only = Templates(DeckKind.OKTRIS, {c: v for c, v in full.faces.items() if c.suit.is_red})  # type: ignore[union-attr]
+    loose = replace(PARAMS, min_margin=0.0, min_score=-1.0, min_part_score=-1.0)
+    no_rule = replace(loose, black_ink=0.0)
+    for text in ("7S", "3C", "AS"):
+        card = StdCard.parse(text)
+        warm = np.clip(face(card).astype(np.int16) + np.array([-6, 0, 8], np.int16), 0, 255).astype(np.uint8)
+        with_rule = identify(warm, red_only, loose).confidence
+        without = identify(warm, red_only, no_rule).confidence
+        assert with_rule == pytest.approx(max(0.0, without - PARAMS.colour_penalty), abs=0.02)
+        grey = np.asarray(cv2.cvtColor(cv2.cvtColor(warm, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), np.uint8)
+        assert identify(grey, red_only, loose).confidence == pytest.approx(
+            identify(grey, red_only, no_rule).confidence
+        )
+
+
+def test_a_grey_photo_of_a_red_card_is_still_read() -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    for text in ("5H", "AD", "8H"):
+        card = StdCard.parse(text)
+        grey = np.asarray(cv2.cvtColor(face(card), cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+        as_colour = np.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+        assert identify(grey, templates, PARAMS).card == card
+        assert identify(as_colour, templates, PARAMS).card == card
+
+
 def test_a_stray_nine_to_king_is_never_named_in_oktris() -> None:
     rng = np.random.default_rng(11)
     templates = Templates.builtin(DeckKind.OKTRIS)
