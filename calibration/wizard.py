@@ -169,6 +169,7 @@ class Wizard:
                 "clipped": round(report.clipped, 4),
                 "width": w,
                 "height": h,
+                "calibration": calibration_json(self.calibration),
             }
 
     # --- table ----------------------------------------------------------------

@@ -43,8 +43,10 @@
   function loadSnapshot() {
     return fetch("/calibrate/snapshot.jpg", { cache: "no-store", credentials: "same-origin" }).then(function (r) {
       if (!r.ok) throw new Error("no camera picture");
-      frame.width = parseInt(r.headers.get("X-Frame-Width"), 10) || frame.width;
-      frame.height = parseInt(r.headers.get("X-Frame-Height"), 10) || frame.height;
+      var width = parseInt(r.headers.get("X-Frame-Width"), 10) || frame.width;
+      var height = parseInt(r.headers.get("X-Frame-Height"), 10) || frame.height;
+      if (width !== cal.width || height !== cal.height) rescale(width / cal.width, height / cal.height);
+      frame.width = width; frame.height = height;
       return r.blob();
     }).then(function (blob) {
       var url = URL.createObjectURL(blob);
@@ -57,6 +59,21 @@
       drawTable();
       drawSeats();
     });
+  }
+
+  /* The calibration was made for frames of another size: show its points where they fall now
+     (saving a step records the new size). */
+  function rescale(sx, sy) {
+    if (corners) corners = corners.map(function (p) { return [p[0] * sx, p[1] * sy]; });
+    seats.centre = [seats.centre[0] * sx, seats.centre[1] * sy];
+    cal.width = Math.round(cal.width * sx); cal.height = Math.round(cal.height * sy);
+  }
+
+  function adopt(calibration) {
+    cal = calibration;
+    frame.width = cal.width; frame.height = cal.height;
+    corners = cal.corners ? cal.corners.map(function (p) { return p.slice(); }) : null;
+    seats = { players: cal.seats.players, centre: cal.seats.centre.slice(), angles: cal.seats.angles.slice() };
   }
 
   function node(tag, attrs, parent) {
@@ -98,7 +115,7 @@
   /* ---- 1 camera ------------------------------------------------------------- */
   $("#cal-check").addEventListener("click", function () {
     post("/calibrate/api/camera").then(function (r) {
-      frame.width = r.width; frame.height = r.height;
+      adopt(r.calibration);
       show($("#cal-quality"), (r.ok ? "Good for reading cards: " : "Not good yet: ") + r.summary, r.ok);
       $("#cal-advice").replaceChildren.apply($("#cal-advice"), r.advice.map(function (a) {
         var li = document.createElement("li"); li.textContent = a; return li;
@@ -144,8 +161,8 @@
 
   $("#cal-save-table").addEventListener("click", function () {
     post("/calibrate/api/table", { corners: corners, measure: true }).then(function (r) {
-      cal = r.calibration;
-      seats = { players: cal.seats.players, centre: cal.seats.centre.slice(), angles: cal.seats.angles.slice() };
+      adopt(r.calibration);
+      drawTable();
       drawSeats();
       show($("#cal-card"), "Saved. " + cardText(cal.card_size_px) + " · top-down view " + r.view[0] + " × " + r.view[1], true);
       toast("Play area saved", true);
