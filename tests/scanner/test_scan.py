@@ -132,3 +132,25 @@ def test_scanner_uses_its_parameters() -> None:
 def test_scanner_params_refuse_a_card_size_the_identifier_cannot_read() -> None:
     with pytest.raises(ValueError, match="card_width"):
         ScannerParams(find=FindParams(card_width=100, card_height=140))
+
+
+def test_grey_frame_is_scanned_like_a_colour_one(scanner: Scanner) -> None:
+    grey = cv2.cvtColor(scene((0.0, 30.0)), cv2.COLOR_BGR2GRAY)
+    result = scanner.scan(np.asarray(grey, np.uint8))
+    assert len(result.detections) == 2
+
+
+def test_failure_inside_the_pipeline_is_reported_not_raised(
+    scanner: Scanner, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import scanner.scan as scan_module
+
+    def broken(image: Frame, params: FindParams) -> list[object]:
+        raise cv2.error("simulated failure")
+
+    monkeypatch.setattr(scan_module, "find_cards", broken)
+    with caplog.at_level("WARNING"):
+        result = scanner.scan_or_empty(scene())
+    assert result.detections == ()
+    assert result.error is not None and "simulated failure" in result.error
+    assert "frame skipped" in caplog.text
