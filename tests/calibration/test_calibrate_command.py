@@ -122,7 +122,7 @@ def test_capture_from_a_replay_folder_learns_and_records_templates(
         capsys, "capture", "--config", str(path), "--deck", "oktris", "--source", f"replay:{frames}"
     )
     assert "AS: hold still" in out and "AH: " in out
-    assert "the source ended early: 6 of 96 captures" in out
+    assert "the capture ended early: 6 of 96 captures" in out
     assert "AS: confidence" in out
     assert code == 1  # thirty cards have no template yet
     cal = load(path)

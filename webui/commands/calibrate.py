@@ -318,23 +318,27 @@ def run_capture(args: argparse.Namespace) -> int:
     )
     last: tuple[Step, object] | None = None
     print(
-        f"show each card asked for, face up in the middle, and hold it still ({args.captures} captures each)"
+        "show each card asked for, face up in the middle, and hold it still "
+        f"({args.captures} captures each); Ctrl-C stops and learns what was captured"
     )
-    for image in frames(args.source):
-        step = session.offer(image)
-        progress = session.progress()
-        if last != (step, progress.card) or step in (Step.CAPTURED, Step.CARD_DONE):
-            card = "" if progress.card is None else f"{progress.card}: "
-            bar = int(20 * progress.fraction)
-            print(f"[{'#' * bar}{'.' * (20 - bar)}] {progress.done}/{progress.total} {card}{step.advice}")
-            last = (step, progress.card)
-        if session.finished:
-            break
+    try:
+        for image in frames(args.source):
+            step = session.offer(image)
+            progress = session.progress()
+            if last != (step, progress.card) or step in (Step.CAPTURED, Step.CARD_DONE):
+                card = "" if progress.card is None else f"{progress.card}: "
+                bar = int(20 * progress.fraction)
+                print(f"[{'#' * bar}{'.' * (20 - bar)}] {progress.done}/{progress.total} {card}{step.advice}")
+                last = (step, progress.card)
+            if session.finished:
+                break
+    except KeyboardInterrupt:
+        print("stopped")
     if not session.captures:
         _err("no card was captured")
         return 1
     if not session.finished:
-        print(f"the source ended early: {session.progress().done} of {session.progress().total} captures")
+        print(f"the capture ended early: {session.progress().done} of {session.progress().total} captures")
     templates = session.learn()
     folder = Path(args.out) if args.out else path.parent / f"templates-{deck.value}"
     templates.save(folder)
