@@ -2,6 +2,7 @@
 
 - ``check [--config FILE]``: validate a calibration file and say what is wrong with it;
 - ``camera [--source SPEC | --image FILE]``: is the picture sharp and bright enough (with advice);
+  on the Pi camera, focus once and record the settled exposure, gain and white balance;
 - ``table [--source SPEC | --image FILE] [--corners ...]``: find the play area and measure the card
   laid in its middle;
 - ``seats --players N [--angles ...] [--centre X,Y]``: seat zones around the play area;
@@ -36,12 +37,13 @@ from calibration.config import (
     save,
 )
 from calibration.grab import frames, grab, read_image
+from calibration.picamera_lock import settle_and_record
 from calibration.quality import assess
 from calibration.seats import SeatZones, default_zones, zones_for_area
 from calibration.table import TableError, find_play_area, measure_card, top_down
 from calibration.templates import learn_templates
 from scanner.params import FindParams
-from scanner.sources import SourceSpecError
+from scanner.sources import SourceSpecError, picamera_available
 from scanner.sources_base import SourceError
 from scanner.templates import TemplateError, Templates
 from scanner.types import Image, Quad
@@ -95,6 +97,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _config_option(camera)
     _frame_options(camera)
+    camera.add_argument(
+        "--size", default="1280x720", metavar="WxH", help="the Pi camera's frame size (default 1280x720)"
+    )
 
     table = sub.add_parser(
         "table",
@@ -158,6 +163,13 @@ def _frame(args: argparse.Namespace) -> Image:
     if args.image:
         return read_image(args.image)
     return grab(args.source, settle=max(0, args.settle))
+
+
+def _size(text: str) -> tuple[int, int]:
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"--size: expected WIDTHxHEIGHT, got {text!r}")
+    return (int(parts[0]), int(parts[1]))
 
 
 def _numbers(text: str, what: str) -> list[float]:
@@ -233,7 +245,19 @@ def run_camera(args: argparse.Namespace) -> int:
     """Assess one settled frame; records the frame size. 0 when the picture is good, 1 when not."""
     path = _path(args)
     cal = _current(path)
-    image = _frame(args)
+    camera: CameraSettings | None = None
+    if args.image is None and (args.source == "picamera" or (args.source == "auto" and picamera_available())):
+        width, height = _size(args.size)
+        settled = settle_and_record(width, height)
+        image, camera = settled.image, settled.settings
+        if settled.focused is not None:
+            print(f"autofocus: {'focused' if settled.focused else 'FAILED: focus by hand'}")
+        print(
+            f"settled: exposure {camera.exposure_time_us} µs, gain {camera.analogue_gain:.2f}, "
+            f"colour gains {camera.colour_gains}, lens position {camera.lens_position}"
+        )
+    else:
+        image = _frame(args)
     report = assess(image)
     h, w = image.shape[:2]
     print(f"frame {w}x{h}: {report.summary()}")
@@ -248,6 +272,8 @@ def run_camera(args: argparse.Namespace) -> int:
             "the frame size changed: the play area and seats are reset "
             "(run `calibrate table` and `calibrate seats`)"
         )
+    if camera is not None:
+        cal = replace(cal, camera=camera)
     save(cal, path)
     print(f"saved {path}")
     return 0 if report.ok else 1
