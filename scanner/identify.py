@@ -311,8 +311,24 @@ def _part_scores(
         x0, y0, x1, y1 = part.box
         patches = _normalise_rows(placements[..., y0:y1, x0:x1].reshape(-1, (y1 - y0) * (x1 - x0)))
         matrix = part.matrix if rows is None else part.matrix[rows]
-        out.append(matrix @ patches.T)
+        out.append(_products(matrix, patches))
     return out
+
+
+_SINGLE_THREAD_PRODUCT = 200_000
+"""OpenBLAS multiplies on several threads from about 262,144 multiply-adds on; on a busy
+machine those threads wait to be scheduled and a 50 µs product takes milliseconds.
+Products are cut into row blocks below this size so they stay on the calling thread."""
+
+
+def _products(rows: FloatArray, patches: FloatArray) -> FloatArray:
+    """``rows @ patches.T``, in row blocks small enough to run on one thread."""
+    per_row = patches.shape[0] * patches.shape[1]
+    step = max(1, _SINGLE_THREAD_PRODUCT // max(1, per_row))
+    if step >= rows.shape[0]:
+        return np.asarray(rows @ patches.T, dtype=np.float32)
+    blocks = [rows[i : i + step] @ patches.T for i in range(0, rows.shape[0], step)]
+    return np.asarray(np.concatenate(blocks), dtype=np.float32)
 
 
 def _scores(placements: FloatArray, level: _Level) -> FloatArray:
