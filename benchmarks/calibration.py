@@ -29,9 +29,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.capture import CaptureSession, Step, validate
+from calibration.capture import CaptureSession, Step
 from calibration.seats import zones_for_area
 from calibration.table import find_play_area, measure_card
+from calibration.validation import validate
 from scanner.find import find_cards, warp_card
 from scanner.identify import identify
 from scanner.params import FindParams

@@ -19,7 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.capture import CaptureParams, CaptureSession, Step, validate
+from calibration.capture import CaptureParams, CaptureSession, Step
 from calibration.config import (
     Calibration,
     CalibrationError,
@@ -32,6 +32,7 @@ from calibration.config import (
 from calibration.quality import assess
 from calibration.seats import SeatZones, zones_for_area
 from calibration.table import TableError, find_play_area, measure_card, order_quad, top_down
+from calibration.validation import validate
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 from scorer.cards import DeckKind

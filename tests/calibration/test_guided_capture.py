@@ -16,9 +16,9 @@ from calibration.capture import (
     Step,
     clean_corners,
     combine,
-    validate,
 )
 from calibration.table import find_play_area
+from calibration.validation import validate
 from scanner.find import find_cards, warp_card
 from scanner.identify import Identification, identify
 from scanner.params import FindParams

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import cv2
 
-from calibration.capture import CaptureParams, CaptureSession, Step, validate
+from calibration.capture import CaptureParams, CaptureSession, Step
 from calibration.config import (
     Calibration,
     CalibrationError,
@@ -42,6 +42,7 @@ from calibration.quality import assess
 from calibration.seats import SeatZones, default_zones, zones_for_area
 from calibration.table import TableError, find_play_area, measure_card, top_down
 from calibration.templates import learn_templates
+from calibration.validation import validate
 from scanner.params import FindParams
 from scanner.sources import SourceSpecError, picamera_available
 from scanner.sources_base import SourceError
