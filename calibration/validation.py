@@ -3,7 +3,8 @@
 ``validate`` reads every capture of every card against the templates; per card
 it reports the lowest confidence, how many captures read right and the other
 card that came closest, and it lists pairs of cards whose captures lead each
-other by less than ``alike_margin`` (or read as each other).
+other by less than ``alike_margin`` (or read as each other): by default the
+identifier's own ``min_margin``, the lead below which it names neither card.
 """
 
 from __future__ import annotations
@@ -59,14 +60,15 @@ def validate(
     templates: Templates,
     captures: dict[Card, list[Image]],
     params: IdentifyParams | None = None,
-    alike_margin: float = 0.05,
+    alike_margin: float | None = None,
 ) -> ValidationReport:
     """Read every capture against ``templates``: each card's confidence, and pairs too alike.
 
     Two cards are too alike when a capture of one leads the other by less than
-    ``alike_margin`` (or reads as the other).
+    ``alike_margin`` (default: the identifier's ``min_margin``), or reads as the other.
     """
     p = params or IdentifyParams()
+    limit = p.min_margin if alike_margin is None else alike_margin
     checks: list[CardCheck] = []
     alike: dict[tuple[str, str], tuple[Card, Card, float]] = {}
     for card, images in captures.items():
@@ -84,7 +86,7 @@ def validate(
                 other = answer.candidate
             if lead < margin:
                 margin, rival = lead, other
-            if other is not None and lead < alike_margin:
+            if other is not None and lead < limit:
                 key = tuple(sorted((str(card), str(other))))
                 if key not in alike or lead < alike[key][2]:
                     alike[key] = (card, other, lead)  # type: ignore[index]

@@ -159,18 +159,20 @@ def test_the_calibration_wizard_is_walked_on_a_phone(
     seats = load(tmp_path / "calibration.toml").seats
     assert seats.players == 3 and seats.angles[0] == 0.0 and seats.angles[1] != pytest.approx(120.0, abs=1)
 
-    # 4 deck: the first two cards shown twice each, the table cleared after each; then finish.
+    # 4 deck: the first two cards held still in two spots each, the table cleared after each; then
+    # finish.  (Each frame lasts a few calls: the page's preview reads the camera too.)
     empty = frame("capture/empty.jpg")
     script: list[Image] = []
     for card in ("AS", "AH"):
         for k in (1, 2):
-            script += [frame(f"capture/{card}-{k}.jpg")] * 2
-        script.append(empty)
+            script += [frame(f"capture/{card}-{k}.jpg")] * 4
+        script += [empty] * 2
     camera.still = empty
     camera.script = script
     page.select_option("#cal-captures", "2")
     page.click("#cal-start")
-    page.wait_for_function("document.querySelector('#cal-ask-card').textContent === 'AD'", timeout=20000)
+    page.wait_for_function("document.querySelector('#cal-ask-card').textContent === 'AD'", timeout=30000)
+    page.wait_for_function("document.querySelector('#cal-capture-img').naturalWidth === 480")
     progress = page.evaluate("document.querySelector('#cal-progress').value")
     assert progress == pytest.approx(4 / 64, abs=1e-3)
     page.click("#cal-finish")

@@ -271,8 +271,21 @@
     }));
   }
 
+  var previewUrl = null, ticks = 0;
+  function preview() {
+    fetch("/calibrate/snapshot.jpg", { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("no camera picture");
+      return r.blob();
+    }).then(function (blob) {
+      if (previewUrl) URL.revokeObjectURL(previewUrl);
+      previewUrl = URL.createObjectURL(blob);
+      $("#cal-capture-img").src = previewUrl;
+    }).catch(function () {});
+  }
+
   function tick() {
     if (!capturing) return;
+    if (ticks++ % 3 === 0) preview();
     post("/calibrate/api/capture/step").then(function (c) {
       renderCapture(c);
       if (c.running && !c.finished) setTimeout(tick, 300);
