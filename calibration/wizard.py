@@ -120,6 +120,35 @@ class Wizard:
             raise WizardError("the camera frame cannot be encoded as JPEG")
         return bytes(data), full[0], full[1]
 
+    def top_down_jpeg(self, width: int = 720) -> bytes:
+        """The latest frame's play area seen from straight above (the saved corners' homography),
+        as a JPEG at most ``width`` pixels wide.
+
+        Raises:
+            WizardError: there is no frame, no play area is saved, or it was saved for frames of
+                another size.
+        """
+        with self._lock:
+            corners = self.calibration.table.corners
+            if corners is None:
+                raise WizardError("no play area is saved yet")
+            image = self.frame()
+            h, w = image.shape[:2]
+            if (w, h) != self.calibration.frame_size:
+                raise WizardError(
+                    f"the play area was saved for {self.calibration.frame_size} frames, not {w}x{h}"
+                )
+            view = top_down(corners).warp(image)
+            vh, vw = view.shape[:2]
+            if vw > width:
+                view = np.asarray(
+                    cv2.resize(view, (width, max(1, round(vh * width / vw))), interpolation=cv2.INTER_AREA)
+                )
+            ok, data = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            if not ok:
+                raise WizardError("the top-down view cannot be encoded as JPEG")
+            return bytes(data)
+
     def _save(self, cal: Calibration) -> None:
         save(cal, self.path)
         self.calibration = cal

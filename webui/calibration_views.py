@@ -107,6 +107,18 @@ def snapshot() -> Response:
     return response
 
 
+@calibration_pages.get("/top-down.jpg")
+def top_down_view() -> Response:
+    """The play area of the latest frame seen from straight above (409 before one is saved)."""
+    try:
+        data = wizard().top_down_jpeg()
+    except WizardError as exc:
+        return error(409, str(exc))
+    response = Response(data, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @calibration_pages.get("/api/state")
 def state() -> Response:
     """The calibration, the file's problem if any, and the capture's progress."""

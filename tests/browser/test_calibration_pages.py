@@ -142,6 +142,7 @@ def test_the_calibration_wizard_is_walked_on_a_phone(
     assert after[0] > before[0] and after[1:] == before[1:]
     page.click("#cal-save-table")
     page.wait_for_function("document.querySelector('#cal-card').textContent.startsWith('Saved.')")
+    page.wait_for_function("document.querySelector('#cal-topdown').naturalWidth > 0")  # the top-down view
     saved = load(tmp_path / "calibration.toml")
     assert saved.table.corners is not None and saved.table.card_size_px is not None
     assert saved.table.corners[0][0] == pytest.approx(after[0], abs=0.2)

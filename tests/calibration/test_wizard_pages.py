@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from calibration_fixtures import image, truth
 from flask import Flask
@@ -95,6 +97,10 @@ def test_camera_table_and_seats_steps_save_the_file(scorer: FlaskClient, tmp_pat
     assert found["card_size_px"] == pytest.approx(TABLE["card_size_px"], rel=0.03)
     saved = post(scorer, "/calibrate/api/table", {"corners": found["corners"]}).get_json()
     assert saved["calibration"]["corners"] == found["corners"]
+    view = scorer.get("/calibrate/top-down.jpg")
+    assert view.status_code == 200 and view.mimetype == "image/jpeg"
+    decoded = cv2.imdecode(np.frombuffer(view.data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded is not None and decoded.shape[1] == min(720, saved["view"][0])
     seats = post(scorer, "/calibrate/api/seats", {"players": 5, "angles": [0, 70, 150, 220, 290]})
     assert seats.status_code == 200
     cal = load(tmp_path / "calibration.toml")
@@ -106,6 +112,7 @@ def test_camera_table_and_seats_steps_save_the_file(scorer: FlaskClient, tmp_pat
 def test_a_bad_step_is_refused_with_its_reason_and_changes_nothing(
     scorer: FlaskClient, tmp_path: Path
 ) -> None:
+    assert scorer.get("/calibrate/top-down.jpg").status_code == 409
     answer = post(scorer, "/calibrate/api/seats", {"players": 3, "angles": [0, 200, 100]})
     assert answer.status_code == 409 and "does not follow" in answer.get_json()["error"]
     answer = post(scorer, "/calibrate/api/table", {"corners": [[0, 0], [10, 0]]})

@@ -165,6 +165,8 @@
       drawTable();
       drawSeats();
       show($("#cal-card"), "Saved. " + cardText(cal.card_size_px) + " · top-down view " + r.view[0] + " × " + r.view[1], true);
+      $("#cal-topdown").src = "/calibrate/top-down.jpg?t=" + Date.now();
+      $("#cal-topdown-box").hidden = false;
       toast("Play area saved", true);
     }).catch(function (e) { show($("#cal-card"), e.message, false); });
   });
