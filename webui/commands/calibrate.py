@@ -269,10 +269,11 @@ def run_camera(args: argparse.Namespace) -> int:
     if (w, h) != cal.frame_size:
         cal = replace(cal, camera=replace(cal.camera, width=w, height=h), table=TableSettings())
         cal = replace(cal, seats=default_zones(cal.seats.players, w, h))
-        print(
-            "the frame size changed: the play area and seats are reset "
-            "(run `calibrate table` and `calibrate seats`)"
-        )
+        if path.exists():
+            print(
+                "the frame size changed: the play area and seats are reset "
+                "(run `calibrate table` and `calibrate seats`)"
+            )
     if camera is not None:
         cal = replace(cal, camera=camera)
     save(cal, path)
