@@ -131,6 +131,12 @@ class _Prepared:
     the rounded corner, where the table shows) or the Octoplus centre."""
     coarse_rows_of: tuple[npt.NDArray[np.intp], ...]
     """For each card of ``order``, the indices of its coarse rows."""
+    starts: npt.NDArray[np.intp]
+    """Where each card's fine rows start (a card's rows are consecutive)."""
+    coarse_starts: npt.NDArray[np.intp]
+    """Where each card's coarse rows start."""
+    row_card: npt.NDArray[np.intp]
+    """The card (index into ``order``) of each fine row."""
 
 
 _Spec = tuple[str, Region, float]
@@ -185,8 +191,9 @@ def _redness(bgr: Image, params: IdentifyParams) -> float:
 
 def _chroma(image: Image) -> float:
     """Mean colourfulness (largest minus smallest channel) of a BGR card, on every 4th pixel."""
-    sample = image[::4, ::4].astype(np.int16)
-    return float((sample.max(axis=2) - sample.min(axis=2)).mean())
+    b, g, r = cv2.split(np.ascontiguousarray(image[::4, ::4]))
+    spread = cv2.absdiff(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    return float(cv2.mean(spread)[0])
 
 
 def _is_black(card: Card, image: Image, area: Region, params: IdentifyParams) -> bool:
@@ -279,6 +286,11 @@ def _prepare(templates: Templates, params: IdentifyParams) -> _Prepared:
         coarse_rows_of=tuple(
             np.flatnonzero(np.array([c == card for c in image_cards], dtype=np.bool_)) for card in order
         ),
+        starts=np.array([np.flatnonzero(card_index == i)[0] for i in range(len(order))], dtype=np.intp),
+        coarse_starts=np.array(
+            [next(n for n, c in enumerate(image_cards) if c == card) for card in order], dtype=np.intp
+        ),
+        row_card=card_index,
     )
     templates.cache[key] = prepared
     return prepared
@@ -368,7 +380,7 @@ def _shortlist(coarse_best: FloatArray, prepared: _Prepared, size: int) -> npt.N
     """The fine rows of the ``size`` cards that scored best in the coarse pass (all rows for 0)."""
     if size == 0 or size >= len(prepared.order):
         return np.arange(len(prepared.black))
-    per_card = np.array([coarse_best[rows].max() for rows in prepared.coarse_rows_of])
+    per_card = np.maximum.reduceat(coarse_best, prepared.coarse_starts)
     chosen = np.sort(np.argsort(-per_card)[:size])
     return np.concatenate([prepared.rows_of[i] for i in chosen])
 
@@ -454,8 +466,10 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     row_view = both.argmax(axis=0)
     row_scores = both[row_view, all_rows]
     row_parts = np.stack(view_parts)[row_view, all_rows]  # (row, part)
-    card_rows = np.array([rows[row_scores[rows].argmax()] for rows in prepared.rows_of])
-    card_scores = row_scores[card_rows]
+    card_scores = np.maximum.reduceat(row_scores, prepared.starts)
+    # each card's best row: the first of its rows that reaches its best score
+    first_best = np.where(row_scores >= card_scores[prepared.row_card], all_rows, len(all_rows))
+    card_rows = np.minimum.reduceat(first_best, prepared.starts)
     card_parts = row_parts[card_rows]  # (card, part)
     ranking = np.argsort(-card_scores)
     best = int(ranking[0])
