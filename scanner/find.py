@@ -330,7 +330,11 @@ def _split_cards(
     shorts = [s for s in shorts if min_area <= s * s * p.card_aspect <= max_area]
     chosen = list(lone)
     if shorts and corners:
-        choose(chosen, hypotheses(corners, shorts, work, p), work, p)
+        # Print enclosed by a card's paper (coloured art, a pip) lies on a card too.
+        cards = np.zeros_like(work.union)
+        big = [c for c in outlines["union"] if cv2.contourArea(c) >= p.min_part_area * min_area]
+        cv2.drawContours(cards, big, -1, 255, cv2.FILLED)
+        choose(chosen, hypotheses(corners, shorts, work, cards, p), cards, p)
     return chosen
 
 

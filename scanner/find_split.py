@@ -146,8 +146,11 @@ def _arm_line(pts: FloatArray, start: int, end: int, n: int) -> tuple[FloatArray
     return fit_line(chosen)
 
 
-def hypotheses(corners: list[Corner], shorts: list[float], work: Work, p: FindParams) -> list[Hypothesis]:
-    """Card parallelograms on each corner, both ways round, of each candidate size, scored on ``work``.
+def hypotheses(
+    corners: list[Corner], shorts: list[float], work: Work, cards: Arr, p: FindParams
+) -> list[Hypothesis]:
+    """Card parallelograms on each corner, both ways round, of each candidate size, scored on ``work``
+    and on ``cards`` (card pixels, a 0/255 mask at work scale).
 
     An arm that is a whole side (it ends at a card corner) close to the size
     taken for it keeps its own length, which follows perspective.
@@ -174,7 +177,7 @@ def hypotheses(corners: list[Corner], shorts: list[float], work: Work, p: FindPa
     if not quads:
         return []
     stack = np.stack(quads)  # (H, 4, 2)
-    on_card = _inside_fraction(stack, work.union)
+    on_card = _inside_fraction(stack, cards)
     support = _outline_fraction(stack, work.edges)
     return [
         Hypothesis(q, owner, float(oc), float(su))
@@ -226,13 +229,14 @@ def _outline_fraction(stack: FloatArray, edges: Arr) -> FloatArray:
 
 
 def choose(
-    chosen: list[FloatArray], candidates: list[Hypothesis], work: Work, p: FindParams
+    chosen: list[FloatArray], candidates: list[Hypothesis], cards: Arr, p: FindParams
 ) -> list[FloatArray]:
-    """Add to ``chosen`` (already accepted cards) the hypotheses that explain new card pixels.
+    """Add to ``chosen`` (already accepted cards) the hypotheses that explain new card pixels
+    (of ``cards``, a 0/255 mask at work scale).
 
     Returns the cards added.
     """
-    covered: Arr = np.zeros(work.union.shape[:2], np.uint8)
+    covered: Arr = np.zeros(cards.shape[:2], np.uint8)
     for quad in chosen:
         cv2.fillConvexPoly(covered, np.round(quad).astype(np.int32), 255)
     used_corners: set[int] = set()
@@ -246,7 +250,7 @@ def choose(
         if any(quad_distance(hyp.quad, q) < p.duplicate_distance * short for q in chosen):
             continue
         grid = _grid(hyp.quad[None])
-        on_union, inside = _lookup(work.union, grid)
+        on_union, inside = _lookup(cards, grid)
         on_cover, _ = _lookup(covered, grid)
         new = float(((on_union > 0) & (on_cover == 0) & inside).sum()) / max(1, int(inside.sum()))
         if new < p.min_new_area:
