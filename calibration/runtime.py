@@ -2,10 +2,11 @@
 
 ``scanner_setup`` reads the file (or falls back to the defaults, saying why) and
 returns the pieces the pipeline is built from: the scanner's parameters with the
-calibrated card size, the watcher's seat zones, the learned templates and the
-play area.  Pixel values are rescaled when the frames are not the size the file
-was calibrated at.  It never raises: every problem becomes a message in
-``problems`` (and a logged warning), and the affected piece keeps its default.
+calibrated card size and play area (cards off it are not reported), the
+watcher's seat zones and the learned templates.  Pixel values are rescaled
+when the frames are not the size the file was calibrated at.  It never raises:
+every problem becomes a message in ``problems`` (and a logged warning), and the
+affected piece keeps its default.
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ def scanner_setup(
             (c[2][0] * sx, c[2][1] * sy),
             (c[3][0] * sx, c[3][1] * sy),
         )
+    if area is not None:
+        base = replace(base, find=replace(base.find, play_area=area))
     templates: Templates | None = None
     folder: Path | None = Path(templates_dir) if templates_dir is not None else None
     if folder is None and cal.deck.templates is not None:

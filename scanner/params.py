@@ -34,6 +34,8 @@ class FindParams:
         aspect_tolerance: relative tolerance of the aspect of a found quad (perspective).
         card_size_px: the known size of a card in frame pixels ``(short, long)``, from
             calibration; ``None`` estimates it from the frame.
+        play_area: the play area's corners in frame pixels, from calibration: a card whose centre
+            lies outside it is not reported; ``None``: the whole frame.
         min_card_area: smallest card area as a fraction of the frame area.
         max_card_area: largest card area as a fraction of the frame area.
         background_scale: the table brightness is estimated on the work image shrunk by this factor.
@@ -94,6 +96,7 @@ class FindParams:
     card_aspect: float = CARD_ASPECT
     aspect_tolerance: float = 0.15
     card_size_px: tuple[float, float] | None = None
+    play_area: tuple[tuple[float, float], ...] | None = None
     min_card_area: float = 0.004
     max_card_area: float = 0.6
     background_scale: int = 8
@@ -184,6 +187,15 @@ class FindParams:
             _check("find.card_size_px[1]", size[1], 4.0, 10000.0)
             if size[1] < size[0]:
                 raise ValueError(f"find.card_size_px must be (short, long) with short <= long, got {size!r}")
+        if self.play_area is not None:
+            area = self.play_area
+            if not (
+                isinstance(area, tuple)
+                and len(area) >= 3
+                and all(isinstance(p, tuple) and len(p) == 2 for p in area)
+                and all(isinstance(v, int | float) and math.isfinite(v) for p in area for v in p)
+            ):
+                raise ValueError(f"find.play_area must be 3 or more (x, y) points or None, got {area!r}")
         _check("find.min_card_area", self.min_card_area, 0.0, 1.0)
         _check("find.max_card_area", self.max_card_area, 0.0, 1.0)
         if self.min_card_area >= self.max_card_area:

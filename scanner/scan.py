@@ -73,6 +73,14 @@ def check_frame(image: object) -> Image:
     return np.ascontiguousarray(image)
 
 
+def _on_play_area(corners: Quad, area: tuple[tuple[float, float], ...]) -> bool:
+    """True when the centre of ``corners`` lies inside (or on) the play area polygon."""
+    x = sum(p[0] for p in corners) / 4.0
+    y = sum(p[1] for p in corners) / 4.0
+    outline = np.asarray(area, dtype=np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(outline, (x, y), False) >= 0)
+
+
 def _turned(corners: Quad) -> Quad:
     """The same corners starting from the opposite short side."""
     return (corners[2], corners[3], corners[0], corners[1])
@@ -116,6 +124,8 @@ class Scanner:
         frame = check_frame(image)
         start = time.perf_counter()
         found = find_cards(frame, self.params.find)
+        if self.params.find.play_area is not None:
+            found = [card for card in found if _on_play_area(card.corners, self.params.find.play_area)]
         detections = tuple(self._detect(frame, card) for card in found)
         ms = (time.perf_counter() - start) * 1000.0
         return ScanResult(detections=detections, ms=ms)

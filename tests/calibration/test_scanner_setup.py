@@ -11,8 +11,11 @@ import pytest
 from calibration.config import Calibration, CameraSettings, DeckSettings, TableSettings, save
 from calibration.runtime import scanner_setup
 from calibration.seats import SeatZones
+from scanner.params import FindParams
+from scanner.scan import Scanner
+from scanner.scenes import PlacedCard, Scene, render
 from scanner.templates import Templates
-from scorer.cards import DeckKind
+from scorer.cards import DeckKind, parse_card
 
 AREA = ((100.0, 50.0), (1180.0, 60.0), (1170.0, 690.0), (110.0, 680.0))
 
@@ -36,6 +39,7 @@ def test_the_card_size_goes_to_the_finder_and_the_seats_to_the_watcher(tmp_path:
     assert setup.zones.angles == (0.0, 80.0, 180.0, 280.0)
     assert setup.zones.seat_of((20, 330)) == 2
     assert setup.play_area == AREA
+    assert setup.params.find.play_area == AREA
     assert setup.templates is None
 
 
@@ -89,3 +93,21 @@ def test_templates_given_on_the_command_line_win(tmp_path: Path) -> None:
     assert setup.templates is not None and len(setup.templates) == len(Templates.builtin(DeckKind.OKTRIS))
     assert setup.zones.seat_of((640, 10)) == 2
     assert np.isclose(setup.zones.centre, (640.0, 360.0)).all()
+
+
+def test_the_scanner_reports_no_card_off_the_calibrated_play_area(tmp_path: Path) -> None:
+    cards = tuple(
+        PlacedCard(parse_card(label, DeckKind.OKTRIS), centre, 10.0)
+        for label, centre in (("7H", (400.0, 360.0)), ("AS", (1190.0, 360.0)))
+    )
+    frame, _ = render(Scene(cards=cards), np.random.default_rng(2))
+    whole = Scanner(DeckKind.OKTRIS).scan(frame)
+    assert len(whole.detections) == 2
+    setup = scanner_setup(calibrated(tmp_path), deck=DeckKind.OKTRIS, players=4)
+    on_cloth = Scanner(DeckKind.OKTRIS, setup.templates, setup.params).scan(frame)
+    assert [round(d.centre[0] / 100) for d in on_cloth.detections] == [4]
+
+
+def test_a_play_area_that_is_not_points_is_refused_by_the_finder() -> None:
+    with pytest.raises(ValueError, match=r"find\.play_area"):
+        FindParams(play_area=((0.0, 0.0), (1.0, 1.0)))
