@@ -10,8 +10,9 @@ pixels:
 2. Pixels near that colour (distance below an Otsu threshold of the distance
    map, within ``max_colour_distance``) are the cloth; closing fills the holes
    cards and hands make.
-3. The region holding the centre is simplified to its convex hull, then to the
-   four-sided polygon that keeps most of it.
+3. The largest such region, with every other part of at least ``min_part`` of
+   the frame (an arm across the cloth cuts it in parts), is simplified to its
+   convex hull, then to the four-sided polygon that keeps most of it.
 
 ``measure_card`` measures the card laid in the middle of the play area: the
 light, colourless blob nearest the centre, its minimum-area rectangle's sides.
@@ -53,6 +54,7 @@ class TableParams:
         min_card_area, max_card_area: the middle card's area as a share of the play area.
         card_aspect_tolerance: relative tolerance of the card's long/short ratio (88/63).
         refits: times the cloth's colour is refitted as a smooth surface over the cloth found so far.
+        min_part: a part of the cloth cut off by an arm counts when it covers this share of the frame.
         refine_radius: search (work pixels) across each side for the cloth's edge at full resolution.
         min_edge: smallest Lab step across the edge that counts.
         card_edge_radius: search (frame pixels) across each side of the middle card for its edge.
@@ -73,6 +75,7 @@ class TableParams:
     max_card_area: float = 0.3
     card_aspect_tolerance: float = 0.2
     refits: int = 2
+    min_part: float = 0.03
     refine_radius: float = 6.0
     min_edge: float = 12.0
     card_edge_radius: float = 5.0
@@ -205,9 +208,11 @@ def find_play_area(image: Image, params: TableParams | None = None) -> Quad:
             f"the cloth around the centre covers only {100 * share:.0f}% of the frame (at least "
             f"{100 * p.min_area:.0f}% expected): drag the play area's corners by hand"
         )
-    region = (labels == best).astype(np.uint8)
+    # an arm across the cloth cuts it in parts: every large part belongs to it
+    parts = [1 + i for i, area in enumerate(areas) if area >= p.min_part * h * w or 1 + i == best]
+    region = np.isin(labels, parts).astype(np.uint8)
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    hull = cv2.convexHull(np.vstack(contours))
     quad = _four_sides(hull)
     if quad is None:
         raise TableError("the cloth's outline has no four sides: drag the play area's corners by hand")

@@ -10,6 +10,8 @@ import pytest
 from calibration_fixtures import image, truth
 
 from calibration.table import TableError, area_centre, find_play_area, measure_card, order_quad, top_down
+from scanner.scenes import Arm, PlacedCard, Scene, Table, TableKind, render
+from scorer.cards import DeckKind, parse_card
 
 TABLES = truth()["tables"]
 
@@ -74,3 +76,14 @@ def test_corners_are_ordered_clockwise_from_the_top_left() -> None:
 
 def test_the_centre_of_a_quad_is_where_its_diagonals_cross() -> None:
     assert area_centre(((0, 0), (100, 0), (100, 50), (0, 50))) == pytest.approx((50.0, 25.0))
+
+
+def test_an_arm_across_the_cloth_does_not_cut_the_play_area() -> None:
+    scene = Scene(
+        cards=(PlacedCard(parse_card("7H", DeckKind.OKTRIS), (640.0, 380.0), 10.0),),
+        arms=(Arm((-150.0, 500.0), (600.0, 420.0)), Arm((420.0, -150.0), (560.0, 360.0))),
+        table=Table(TableKind.FELT_BLUE, 4),
+    )
+    frame, _ = render(scene, np.random.default_rng(0))
+    corners = find_play_area(frame)
+    assert cv2.contourArea(np.asarray(corners, dtype=np.float32)) >= 0.95 * 1280 * 720
