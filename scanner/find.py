@@ -42,7 +42,7 @@ from scanner.find_geometry import (
     refine,
     side_lengths,
 )
-from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses
+from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses, whole_card_size
 from scanner.find_top import mark_tops, side_visibility
 from scanner.find_work import Work, make_work
 from scanner.params import FindParams
@@ -322,18 +322,25 @@ def _split_cards(
         for c in outlines[name]:
             if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15):
                 corners.extend(corners_of(np.round(_dense(c)).astype(np.int32).reshape(-1, 1, 2), p))
+    max_area = p.max_card_area * area
+    # Print enclosed by a card's paper (coloured art, a pip) lies on a card too.
+    cards = np.zeros_like(work.union)
+    big = [c for c in outlines["union"] if cv2.contourArea(c) >= p.min_part_area * min_area]
+    cv2.drawContours(cards, big, -1, 255, cv2.FILLED)
+    min_short = math.sqrt(min_area / p.card_aspect)
+    whole = None
+    if p.card_size_px is None and not lone and corners:
+        # no lone card to tell the size: the top card of a pile shows its whole outline
+        whole = whole_card_size(corners, min_short, math.sqrt(max_area / p.card_aspect), work, cards, p)
     if p.card_size_px is not None:
         shorts = [p.card_size_px[0] * work.scale]
+    elif whole is not None:
+        shorts = [whole] + [whole * (1.0 + step) for step in p.size_steps]
     else:
-        shorts = candidate_sizes(lone, corners, math.sqrt(min_area / p.card_aspect), p)
-    max_area = p.max_card_area * area
+        shorts = candidate_sizes(lone, corners, min_short, p)
     shorts = [s for s in shorts if min_area <= s * s * p.card_aspect <= max_area]
     chosen = list(lone)
     if shorts and corners:
-        # Print enclosed by a card's paper (coloured art, a pip) lies on a card too.
-        cards = np.zeros_like(work.union)
-        big = [c for c in outlines["union"] if cv2.contourArea(c) >= p.min_part_area * min_area]
-        cv2.drawContours(cards, big, -1, 255, cv2.FILLED)
         choose(chosen, hypotheses(corners, shorts, work, cards, p), cards, p)
     return chosen
 

@@ -301,3 +301,29 @@ def candidate_sizes(
     if corners and len(out) < p.max_sizes + 1:
         add(max(max(c.length1, c.length2) for c in corners) / p.card_aspect)
     return out
+
+
+def whole_card_size(
+    corners: list[Corner], min_short: float, max_short: float, work: Work, cards: Arr, p: FindParams
+) -> float | None:
+    """The short side of the card that shows its whole outline best, or ``None``.
+
+    Card sizes from ``min_short`` to ``max_short`` in steps of ``size_ladder_step`` are
+    tried on every corner; the card on top of a pile shows all four sides as edges,
+    a card placed at the wrong size does not.  The best hypothesis lying on card
+    pixels (``whole_inside``) whose outline shows along at least ``whole_support`` of
+    it gives the size.
+    """
+    if not corners or min_short <= 0 or max_short < min_short:
+        return None
+    count = int(math.log(max_short / min_short) / math.log(1.0 + p.size_ladder_step)) + 1
+    ladder = [min_short * (1.0 + p.size_ladder_step) ** k for k in range(count)]
+    whole = [
+        h
+        for h in hypotheses(corners, ladder, work, cards, p)
+        if h.on_card >= p.whole_inside and h.support >= p.whole_support
+    ]
+    if not whole:
+        return None
+    best = max(whole, key=lambda h: h.score).quad
+    return min(float(np.hypot(*(best[1] - best[0]))), float(np.hypot(*(best[3] - best[0]))))

@@ -11,6 +11,8 @@ import numpy.typing as npt
 import pytest
 
 from scanner.find import FoundCard, find_cards, order_corners, warp_card
+from scanner.find_split import corners_of, whole_card_size
+from scanner.find_work import make_work
 from scanner.params import FindParams, ScannerParams
 
 Quad = npt.NDArray[np.float64]
@@ -206,6 +208,8 @@ def test_warp_card_rejects_corners_that_are_not_four_points() -> None:
         ("canny_low", 500.0),
         ("card_size_px", (120.0, 80.0)),
         ("aspect_tolerance", math.nan),
+        ("size_ladder_step", 0.0),
+        ("whole_support", 1.5),
     ],
 )
 def test_bad_find_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
@@ -233,3 +237,18 @@ def test_a_row_of_overlapping_cards_is_not_taken_for_one_card() -> None:
         assert area < 1.2 * card_area
     top, err = best_match(found, quads[-1])
     assert top is not None and err < 4.0 and top.top
+
+
+def test_size_of_the_cards_of_a_pile_is_read_from_the_top_cards_whole_outline() -> None:
+    img = table((40, 100, 30))
+    short = 130.0
+    quads = [card_quad(560, 330, short, 10), card_quad(660, 360, short, -25), card_quad(600, 420, short, 60)]
+    for q in quads:
+        draw_card(img, q, outline=110)
+    work = make_work(img, PARAMS)
+    contours, _ = cv2.findContours(work.union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    corners = [c for contour in contours for c in corners_of(contour, PARAMS)]
+    cards = cv2.drawContours(np.zeros_like(work.union), contours, -1, 255, cv2.FILLED)
+    size = whole_card_size(corners, 20.0, 300.0, work, cards, PARAMS)
+    assert size is not None
+    assert abs(size / (short * work.scale) - 1.0) < 0.06
