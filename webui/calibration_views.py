@@ -80,6 +80,14 @@ def _body() -> dict[str, Any]:
     return data
 
 
+def _visible_state() -> dict[str, Any]:
+    """The wizard's state; where the file lives (a path on the Pi) only for those with the PIN."""
+    found = wizard().state()
+    if not authorized():
+        found["file"] = None
+    return found
+
+
 @calibration_pages.get("")
 def page() -> str:
     """The wizard page."""
@@ -89,7 +97,7 @@ def page() -> str:
         csrf=csrf_token(),
         authorized=authorized(),
         snapshot=t.service.snapshot(),
-        wizard=wizard().state(),
+        wizard=_visible_state(),
     )
 
 
@@ -122,7 +130,7 @@ def top_down_view() -> Response:
 @calibration_pages.get("/api/state")
 def state() -> Response:
     """The calibration, the file's problem if any, and the capture's progress."""
-    return jsonify(wizard().state())
+    return jsonify(_visible_state())
 
 
 @calibration_pages.post("/api/camera")

@@ -73,6 +73,8 @@ def test_the_wizard_page_shows_every_step_to_anyone(app: Flask) -> None:
     text = page.get_data(as_text=True)
     for step in ("1 · Camera", "2 · Table", "3 · Seats", "4 · Your deck", "Enter the table PIN"):
         assert step in text
+    assert "calibration.toml" not in text  # where the file lives is for those with the PIN
+    assert app.test_client().get("/calibrate/api/state").get_json()["file"] is None
 
 
 def test_the_snapshot_is_the_latest_frame_with_its_size(app: Flask, camera: Camera) -> None:
@@ -106,7 +108,9 @@ def test_camera_table_and_seats_steps_save_the_file(scorer: FlaskClient, tmp_pat
     cal = load(tmp_path / "calibration.toml")
     assert cal.table.card_size_px == pytest.approx(TABLE["card_size_px"], rel=0.03)
     assert cal.seats.angles == (0.0, 70.0, 150.0, 220.0, 290.0)
-    assert scorer.get("/calibrate/api/state").get_json()["calibration"]["seats"]["players"] == 5
+    state = scorer.get("/calibrate/api/state").get_json()
+    assert state["calibration"]["seats"]["players"] == 5
+    assert state["file"] == str(tmp_path / "calibration.toml")
 
 
 def test_a_bad_step_is_refused_with_its_reason_and_changes_nothing(
@@ -154,5 +158,5 @@ def test_without_a_wizard_given_the_page_reads_the_camera_threads_latest_frame(t
     table.camera = Thread()  # type: ignore[assignment]
     response = client.get("/calibrate/snapshot.jpg")
     assert response.status_code == 200 and response.headers["X-Frame-Width"] == "960"
-    assert "calibration.toml" in client.get("/calibrate/api/state").get_json()["file"]
+    assert client.get("/calibrate/api/state").get_json()["calibration"]["width"] == 1280
     table.service.store.close()
