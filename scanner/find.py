@@ -331,7 +331,10 @@ def _split_cards(
     whole = None
     if p.card_size_px is None and not lone and corners:
         # no lone card to tell the size: the top card of a pile shows its whole outline
-        whole = whole_card_size(corners, min_short, math.sqrt(max_area / p.card_aspect), work, cards, p)
+        # a card fits in its cluster of cards: no wider than the cluster's narrowest extent
+        widest = max(min(cv2.minAreaRect(c)[1]) for c in big) if big else 0.0
+        max_short = min(widest, math.sqrt(max_area / p.card_aspect))
+        whole = whole_card_size(corners, min_short, max_short, work, cards, p)
     if p.card_size_px is not None:
         shorts = [p.card_size_px[0] * work.scale]
     elif whole is not None:

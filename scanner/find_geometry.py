@@ -152,12 +152,13 @@ def refine(quad: FloatArray, grey: Arr, radius: int, min_points: float, min_step
     h, w = grey.shape[:2]
     centre = quad.mean(axis=0)
     offsets = np.arange(-radius, radius + 1, dtype=np.float64)
-    lines: list[Line | None] = []
+    sides: list[tuple[FloatArray, FloatArray, int] | None] = []
+    probes: list[FloatArray] = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
         length = float(np.linalg.norm(b - a))
         if length < 4:
-            lines.append(None)
+            sides.append(None)
             continue
         d = (b - a) / length
         normal = np.array([-d[1], d[0]])
@@ -166,15 +167,30 @@ def refine(quad: FloatArray, grey: Arr, radius: int, min_points: float, min_step
         count = max(6, int(length / 6))
         t = np.linspace(0.12, 0.88, count)
         base = a[None, :] + (b - a)[None, :] * t[:, None]
-        probe = base[:, None, :] + normal[None, None, :] * offsets[None, :, None]
-        px = probe[..., 0].astype(np.float32)
-        py = probe[..., 1].astype(np.float32)
-        vals = cv2.remap(grey, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
-        step = np.abs(vals[:, :-2] - vals[:, 2:])
-        best = step.argmax(axis=1)
-        strength = step[np.arange(count), best]
-        inside = (px.min(axis=1) >= 0) & (py.min(axis=1) >= 0) & (px.max(axis=1) < w) & (py.max(axis=1) < h)
-        good = (strength >= min_step) & inside
+        probes.append(base[:, None, :] + normal[None, None, :] * offsets[None, :, None])
+        sides.append((base, normal, count))
+    if not probes:
+        return quad
+    # every side's probes sampled in one call
+    probe = np.concatenate(probes)
+    px = probe[..., 0].astype(np.float32)
+    py = probe[..., 1].astype(np.float32)
+    vals = cv2.remap(grey, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+    step = np.abs(vals[:, :-2] - vals[:, 2:])
+    best_all = step.argmax(axis=1)
+    strength_all = step[np.arange(len(step)), best_all]
+    inside_all = (px.min(axis=1) >= 0) & (py.min(axis=1) >= 0) & (px.max(axis=1) < w) & (py.max(axis=1) < h)
+    lines: list[Line | None] = []
+    start = 0
+    for side in sides:
+        if side is None:
+            lines.append(None)
+            continue
+        base, normal, count = side
+        rows = slice(start, start + count)
+        start += count
+        best = best_all[rows]
+        good = (strength_all[rows] >= min_step) & inside_all[rows]
         if good.sum() < max(3, min_points * count):
             lines.append(None)
             continue

@@ -25,7 +25,6 @@ from scanner.find_geometry import (
     FloatArray,
     fit_line,
     intersect,
-    quad_distance,
     side_lengths,
 )
 from scanner.find_work import Work
@@ -146,42 +145,65 @@ def _arm_line(pts: FloatArray, start: int, end: int, n: int) -> tuple[FloatArray
     return fit_line(chosen)
 
 
+def _parallelograms(corners: list[Corner], sizes: FloatArray, p: FindParams) -> tuple[FloatArray, Arr]:
+    """Card parallelograms on each corner, both ways round, for sizes (all corners, or per corner
+    as a corners x sizes array); (H, 4, 2) quads and the index of the corner of each."""
+    if sizes.ndim == 1:
+        sizes = np.broadcast_to(sizes, (len(corners), len(sizes)))
+    point = np.array([c.point for c in corners])
+    arm1 = np.array([c.arm1 for c in corners])
+    arm2 = np.array([c.arm2 for c in corners])
+    length1 = np.array([c.length1 for c in corners])[:, None, None]
+    length2 = np.array([c.length2 for c in corners])[:, None, None]
+    full1 = np.array([c.full1 for c in corners])[:, None, None]
+    full2 = np.array([c.full2 for c in corners])[:, None, None]
+    long = sizes * p.card_aspect
+    # (corner, size, way round): arm 1 along the long side, then along the short side
+    a = np.stack([long, sizes], axis=2)
+    b = np.stack([sizes, long], axis=2)
+    slack = 1.0 + p.arm_slack
+    fits = (length1 <= a * slack) & (length2 <= b * slack)
+    a = np.where(full1 & (np.abs(length1 / a - 1.0) < p.arm_slack), length1, a)
+    b = np.where(full2 & (np.abs(length2 / b - 1.0) < p.arm_slack), length2, b)
+    ratio = np.maximum(a, b) / np.minimum(a, b)
+    fits &= np.abs(ratio - p.card_aspect) <= p.aspect_tolerance * p.card_aspect
+    ci, si, wi = np.nonzero(fits)
+    along1 = arm1[ci] * a[ci, si, wi][:, None]
+    along2 = arm2[ci] * b[ci, si, wi][:, None]
+    origin = point[ci]
+    stack = np.stack([origin, origin + along1, origin + along1 + along2, origin + along2], axis=1)
+    return stack, ci
+
+
 def hypotheses(
-    corners: list[Corner], shorts: list[float], work: Work, cards: Arr, p: FindParams
+    corners: list[Corner],
+    shorts: list[float] | FloatArray,
+    work: Work,
+    cards: Arr,
+    p: FindParams,
+    min_support: float = 0.0,
 ) -> list[Hypothesis]:
     """Card parallelograms on each corner, both ways round, of each candidate size, scored on ``work``
     and on ``cards`` (card pixels, a 0/255 mask at work scale).
 
-    An arm that is a whole side (it ends at a card corner) close to the size
-    taken for it keeps its own length, which follows perspective.
+    ``shorts`` are the card short sides tried on every corner, or a (corners x sizes)
+    array of sizes per corner.  An arm that is a whole side (it ends at a card
+    corner) close to the size taken for it keeps its own length, which follows
+    perspective.  Only hypotheses whose outline shows along at least
+    ``min_support`` of it are returned.
     """
-    quads: list[FloatArray] = []
-    owners: list[int] = []
-    slack = 1.0 + p.arm_slack
-    for ci, c in enumerate(corners):
-        for short in shorts:
-            long = short * p.card_aspect
-            for a, b in ((long, short), (short, long)):
-                if c.length1 > a * slack or c.length2 > b * slack:
-                    continue
-                if c.full1 and abs(c.length1 / a - 1.0) < p.arm_slack:
-                    a = c.length1
-                if c.full2 and abs(c.length2 / b - 1.0) < p.arm_slack:
-                    b = c.length2
-                quad = np.array(
-                    [c.point, c.point + c.arm1 * a, c.point + c.arm1 * a + c.arm2 * b, c.point + c.arm2 * b]
-                )
-                if abs(max(a, b) / min(a, b) - p.card_aspect) <= p.aspect_tolerance * p.card_aspect:
-                    quads.append(quad)
-                    owners.append(ci)
-    if not quads:
+    if not corners:
         return []
-    stack = np.stack(quads)  # (H, 4, 2)
-    on_card = _inside_fraction(stack, cards)
+    stack, owners = _parallelograms(corners, np.asarray(shorts, np.float64), p)
     support = _outline_fraction(stack, work.edges)
+    keep = support >= min_support
+    stack, owners, support = stack[keep], owners[keep], support[keep]
+    if len(stack) == 0:
+        return []
+    on_card = _inside_fraction(stack, cards)
     return [
-        Hypothesis(q, owner, float(oc), float(su))
-        for q, owner, oc, su in zip(quads, owners, on_card, support, strict=True)
+        Hypothesis(q, int(owner), float(oc), float(su))
+        for q, owner, oc, su in zip(stack, owners, on_card, support, strict=True)
     ]
 
 
@@ -239,27 +261,42 @@ def choose(
     covered: Arr = np.zeros(cards.shape[:2], np.uint8)
     for quad in chosen:
         cv2.fillConvexPoly(covered, np.round(quad).astype(np.int32), 255)
+    good = [h for h in candidates if h.on_card >= p.min_inside and h.support >= p.min_support]
+    if not good:
+        return []
+    good.sort(key=lambda h: -h.score)
+    quads = np.stack([h.quad for h in good])
+    shorts = np.minimum(np.hypot(*(quads[:, 1] - quads[:, 0]).T), np.hypot(*(quads[:, 3] - quads[:, 0]).T))
+    grid = _grid(quads)
+    on_cards, inside = _lookup(cards, grid)
+    on_cards = (on_cards > 0) & inside
+    inside_count = np.maximum(inside.sum(axis=1), 1)
+    xs = np.clip(np.round(grid[..., 0]).astype(np.intp), 0, covered.shape[1] - 1)
+    ys = np.clip(np.round(grid[..., 1]).astype(np.intp), 0, covered.shape[0] - 1)
+    kept = np.stack(chosen) if chosen else np.zeros((0, 4, 2))
     used_corners: set[int] = set()
     added: list[FloatArray] = []
-    for hyp in sorted(candidates, key=lambda h: -h.score):
-        if hyp.on_card < p.min_inside or hyp.support < p.min_support or hyp.corner in used_corners:
+    for k, hyp in enumerate(good):
+        if hyp.corner in used_corners:
             continue
-        short = min(
-            float(np.hypot(*(hyp.quad[1] - hyp.quad[0]))), float(np.hypot(*(hyp.quad[3] - hyp.quad[0])))
-        )
-        if any(quad_distance(hyp.quad, q) < p.duplicate_distance * short for q in chosen):
+        if len(kept) and bool((_distances(hyp.quad, kept) < p.duplicate_distance * shorts[k]).any()):
             continue
-        grid = _grid(hyp.quad[None])
-        on_union, inside = _lookup(cards, grid)
-        on_cover, _ = _lookup(covered, grid)
-        new = float(((on_union > 0) & (on_cover == 0) & inside).sum()) / max(1, int(inside.sum()))
+        new = float((on_cards[k] & (covered[ys[k], xs[k]] == 0)).sum()) / float(inside_count[k])
         if new < p.min_new_area:
             continue
         chosen.append(hyp.quad)
         added.append(hyp.quad)
+        kept = np.concatenate([kept, hyp.quad[None]])
         used_corners.add(hyp.corner)
         cv2.fillConvexPoly(covered, np.round(hyp.quad).astype(np.int32), 255)
     return added
+
+
+def _distances(quad: FloatArray, others: FloatArray) -> FloatArray:
+    """``quad_distance`` from ``quad`` to each of ``others`` (N, 4, 2): the mean distance from
+    each corner of ``quad`` to the nearest corner of the other quad."""
+    d = quad[None, :, None, :] - others[:, None, :, :]
+    return np.asarray(np.sqrt((d * d).sum(axis=3)).min(axis=2).mean(axis=1), dtype=np.float64)
 
 
 def candidate_sizes(
@@ -319,9 +356,7 @@ def whole_card_size(
     count = int(math.log(max_short / min_short) / math.log(1.0 + p.size_ladder_step)) + 1
     ladder = [min_short * (1.0 + p.size_ladder_step) ** k for k in range(count)]
     whole = [
-        h
-        for h in hypotheses(corners, ladder, work, cards, p)
-        if h.on_card >= p.whole_inside and h.support >= p.whole_support
+        h for h in hypotheses(corners, ladder, work, cards, p, p.whole_support) if h.on_card >= p.whole_inside
     ]
     if not whole:
         return None

@@ -43,12 +43,10 @@ class Work:
     """Pixels of little colour."""
     edges: Arr
     """Fine edges, widened by a pixel, plus the outline of ``union``: where card sides show."""
-    grad: Arr
-    """Gradient magnitude of the lightly smoothed grey (float32)."""
     gx: Arr
-    """Horizontal gradient (Sobel) of the lightly smoothed grey (float32)."""
+    """Horizontal gradient (Sobel) of the lightly smoothed grey (int16)."""
     gy: Arr
-    """Vertical gradient (Sobel) of the lightly smoothed grey (float32)."""
+    """Vertical gradient (Sobel) of the lightly smoothed grey (int16)."""
     light_level: float
     """Lightness of the frame's lightest tenth."""
 
@@ -95,8 +93,8 @@ def make_work(image: Image, p: FindParams) -> Work:
     bright = cv2.bitwise_and(bright, colourless)
     bright = cv2.bitwise_and(cv2.morphologyEx(bright, cv2.MORPH_OPEN, square), not_edges)
 
-    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    gx = cv2.Sobel(smooth, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_16S, 0, 1, ksize=3)
     return Work(
         scale=scale,
         grey=grey,
@@ -107,7 +105,6 @@ def make_work(image: Image, p: FindParams) -> Work:
         regions=not_edges,
         colourless=colourless,
         edges=edges,
-        grad=cv2.magnitude(gx, gy),
         gx=gx,
         gy=gy,
         light_level=float(np.percentile(tiny, 90)),
