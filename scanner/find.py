@@ -137,17 +137,19 @@ def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
         out[name] = list(contours)
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
-    _count, labels, stats, _ = cv2.connectedComponentsWithStats(work.regions, connectivity=8)
+    # outer boundaries of the regions (their holes come second in the two-level hierarchy)
+    contours, hierarchy = cv2.findContours(work.regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     regions: list[Arr] = []
-    box = stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT]
-    pixels = stats[:, cv2.CC_STAT_AREA]
-    keep = (box >= 0.7 * min_area) & (pixels <= max_area) & (pixels >= p.min_fill * 0.5 * min_area)
-    keep[0] = False
-    for k in np.flatnonzero(keep):
-        x, y, w, h = (int(v) for v in stats[k, :4])
-        part = (labels[y : y + h, x : x + w] == k).astype(np.uint8)
-        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
-        regions.extend(contours)
+    if hierarchy is not None:
+        for c, link in zip(contours, hierarchy[0], strict=True):
+            if link[3] != -1:
+                continue
+            _x, _y, w, h = cv2.boundingRect(c)
+            if w * h < 0.7 * min_area:
+                continue
+            inside = cv2.contourArea(c)
+            if p.min_fill * 0.5 * min_area <= inside <= max_area:
+                regions.append(c)
     out["regions"] = regions
     return out
 
