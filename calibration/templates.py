@@ -5,7 +5,8 @@ The labels are a CSV file with (at least) the columns ``file`` and ``label``;
 card found is taken); a photo that is already a canonical warped card (200 x 280)
 is used as it is.  A cut-out whose index (or Octoplus centre) shows too little
 contrast in either end is no card face (blank paper, table, a hand) and is
-skipped.  Several photos per card are best: per card the photos are compared
+skipped, and so is one that scores low against every shipped face of the deck
+(``LearnParams.min_likeness``).  Several photos per card are best: per card the photos are compared
 with each other by the identifier's own measure (``identify`` against a single
 photo as template), and
 
@@ -64,6 +65,10 @@ class LearnParams:
     """At most this many templates per card (the medoid first)."""
     corner_radius: float = 0.07
     """Rounded-corner radius (fraction of the card width) painted over with paper colour."""
+    min_likeness: float = 0.2
+    """Least score of a cut-out against the best of the shipped faces of its deck: below it the
+    cut-out looks like no card (a wall, a hand, the table).  0 turns the check off (a deck
+    printed light on dark looks like none of the shipped faces)."""
     min_contrast: float = 25.0
     """Least grey-level spread (95th minus 5th percentile) of the matched area, in both
     corners, for a cut-out to count as a card face (not blank paper, table or a hand)."""
@@ -77,6 +82,8 @@ class LearnParams:
             )
         if not 0.0 <= self.corner_radius <= 0.3:
             raise ValueError(f"LearnParams.corner_radius must be in [0, 0.3], got {self.corner_radius!r}")
+        if not -1.0 <= self.min_likeness <= 1.0:
+            raise ValueError(f"LearnParams.min_likeness must be in [-1, 1], got {self.min_likeness!r}")
         if not 0.0 <= self.min_contrast <= 255.0:
             raise ValueError(f"LearnParams.min_contrast must be in [0, 255], got {self.min_contrast!r}")
 
@@ -171,17 +178,28 @@ def cut_out(image: Image, params: ScannerParams) -> tuple[Image, float] | None:
 
 
 def face_contrast(card: Image, deck: DeckKind, params: ScannerParams) -> float:
-    """The grey-level spread (95th minus 5th percentile) of the area the identifier reads
-    (the corner index, the Octoplus centre), the lower of the card's two ends."""
+    """The grey-level spread (95th minus 5th percentile, after a 5-pixel median filter) of
+    the area the identifier reads (the corner index, the Octoplus centre), the lower of the
+    card's two ends."""
     i = params.identify
     area = i.index_rank_region.union(i.index_suit_region) if deck is DeckKind.OKTRIS else i.centre_region
-    grey = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    # a median filter first, so specks of noise on blank paper or a wall count for nothing
+    grey = np.asarray(cv2.medianBlur(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), 5), dtype=np.uint8)
     spreads = []
     for view in (grey, grey[::-1, ::-1]):
         values = view[area.y0 : area.y1, area.x0 : area.x1]
         low, high = np.percentile(values, [5, 95])
         spreads.append(float(high - low))
     return min(spreads)
+
+
+def _likeness(card: Image, deck: DeckKind, params: ScannerParams) -> float:
+    """The identifier's best score of ``card`` against the shipped faces of ``deck`` (1.0 without them)."""
+    try:
+        shipped = Templates.builtin(deck)
+    except TemplateError:
+        return 1.0
+    return identify(card, shipped, params.identify).confidence
 
 
 def _similarity(a: Image, b: Image, deck: DeckKind, params: ScannerParams) -> tuple[float, bool]:
@@ -272,15 +290,22 @@ def learn_templates(
             skipped.append((path, "cannot be read as an image"))
             log.warning("%s: cannot be read as an image; skipped", path)
             continue
-        cut = cut_out(np.asarray(image, dtype=np.uint8), p)
-        if cut is None:
+        found = cut_out(np.asarray(image, dtype=np.uint8), p)
+        if found is None:
             skipped.append((path, "no card found"))
             log.warning("%s: no card found; skipped", path)
             continue
+        # the table seen past the rounded corners is painted over before anything is judged
+        cut = (clean_corners(found[0], lp.corner_radius), found[1])
         contrast = face_contrast(cut[0], deck, p)
         if contrast < lp.min_contrast:
             skipped.append((path, f"no card face seen (contrast {contrast:.0f})"))
             log.warning("%s: the cut-out shows no card face (contrast %.0f); skipped", path, contrast)
+            continue
+        likeness = _likeness(cut[0], deck, p)
+        if likeness < lp.min_likeness:
+            skipped.append((path, f"the cut-out looks like no card face (likeness {likeness:.2f})"))
+            log.warning("%s: the cut-out looks like no card face (likeness %.2f); skipped", path, likeness)
             continue
         photos.setdefault(card, []).append(Photo(path, card, cut[0], cut[1]))
     if not photos:
@@ -292,7 +317,7 @@ def learn_templates(
         for photo in rejected:
             log.warning("%s: rejected as an outlier among the photos of %s", photo.path, card)
         images = _upright([photo.image for photo in kept], card, deck, p)
-        faces[card] = tuple(clean_corners(image, lp.corner_radius) for image in images)
+        faces[card] = tuple(images)
         reports.append(
             CardReport(card, tuple(x.path for x in kept), tuple(x.path for x in rejected), agreement)
         )

@@ -147,6 +147,27 @@ def test_unreadable_photos_and_photos_without_a_card_are_skipped(tmp_path: Path)
     assert [r.card for r in report.cards] == [StdCard.parse("2D")]
 
 
+def test_cut_outs_showing_no_card_face_are_skipped(tmp_path: Path) -> None:
+    rng = np.random.default_rng(10)
+    h, w = CARD_HEIGHT, CARD_WIDTH
+    wall = np.zeros((h, w, 3), np.uint8)
+    wall[:] = np.linspace(150, 210, w, dtype=np.uint8)[None, :, None]  # a shaded wall...
+    specks = rng.random((h, w)) < 0.01
+    wall[specks] = 20  # ...with specks of noise
+    skin = np.clip(rng.normal((120, 150, 200), 25, (h, w, 3)), 0, 255).astype(np.uint8)  # texture
+    skin = np.asarray(cv2.GaussianBlur(skin, (0, 0), 6), dtype=np.uint8)
+    photos: list[tuple[str, Image | bytes]] = [
+        ("AS", wall),
+        ("2S", skin),
+        ("3S", shot(StdCard.parse("3S"), rng)),
+    ]
+    report = learn_templates(write_set(tmp_path, photos), DeckKind.OKTRIS, tmp_path / "out")
+    reasons = {path.name: why for path, why in report.skipped}
+    assert set(reasons) == {"000.png", "001.png"}, reasons
+    assert all("no card face" in why for why in reasons.values())
+    assert [r.card for r in report.cards] == [StdCard.parse("3S")]
+
+
 def test_a_card_is_cut_out_of_a_table_photo(tmp_path: Path) -> None:
     rng = np.random.default_rng(7)
     card = StdCard.parse("7D")
@@ -191,6 +212,10 @@ def test_learning_parameters_are_validated() -> None:
         LearnParams(templates_per_card=0)
     with pytest.raises(ValueError, match="min_agreement"):
         LearnParams(min_agreement=2.0)
+    with pytest.raises(ValueError, match="min_likeness"):
+        LearnParams(min_likeness=1.5)
+    with pytest.raises(ValueError, match="min_contrast"):
+        LearnParams(min_contrast=-1.0)
 
 
 def test_calibrate_templates_command_writes_a_folder_scan_can_use(
