@@ -91,11 +91,11 @@ class IdentifyParams:
     """...then every template is matched at full resampling within this many pixels of that place."""
     blur_sigma: float = 0.7
     """Gaussian blur (in resampled pixels) applied to templates and cards before matching."""
-    highpass_sigma: float = 3.0
+    highpass_sigma: float = 2.5
     """Subtract a blur of this sigma (resampled pixels; 0 = off): matches shapes, not blobs or shading."""
     min_score: float = 0.6
     """Normalised correlation below which a card is not identified."""
-    min_part_score: float = 0.6
+    min_part_score: float = 0.65
     """Correlation every part (rank, suit) must reach, so a card the templates lack is not named."""
     min_margin: float = 0.03
     """Least lead of the best card over the runner-up (another card) to name the best."""
