@@ -48,6 +48,19 @@ def test_fixtures_lone_cards_are_found(report: Report) -> None:
     assert found / visible >= 0.9
 
 
+def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(report: Report) -> None:
+    # Cards under other cards (piles, fans, shown hands) show only part of their outline;
+    # the figures reached so far are floors, the goal is the expected failure below.
+    covered = [report.by_group[g] for g in ("pile", "fan", "hand")]
+    visible = sum(t.visible for t in covered)
+    found = sum(t.found for t in covered)
+    assert visible > 0
+    assert found / visible >= 0.55
+    pile = report.by_group["pile"]
+    assert pile.visible > 0 and pile.found / pile.visible >= 0.55
+    assert report.total.found / report.total.visible >= 0.7
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="fans and hands: covered cards are rebuilt from their corners only in part; "
