@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner.faces import render_face
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
 from scanner.templates import (
     MANIFEST,
@@ -123,3 +124,11 @@ def test_templates_refuse_foreign_cards_and_bad_images() -> None:
         Templates(DeckKind.OKTRIS, {StdCard.parse("AS"): (np.zeros((5, 5, 3), np.uint8),)})
     with pytest.raises(TemplateError, match="no card templates"):
         Templates(DeckKind.OKTRIS, {})
+
+
+@pytest.mark.parametrize("deck", list(DeckKind))
+def test_shipped_templates_are_the_current_rendered_faces(deck: DeckKind) -> None:
+    """A change of the faces must be followed by ``python -m tools.make_templates``."""
+    for card, images in Templates.builtin(deck).faces.items():
+        rendered = render_face(card, CARD_WIDTH, CARD_HEIGHT).astype(np.int16)
+        assert int(np.abs(images[0].astype(np.int16) - rendered).max()) <= 2, f"{card} is stale"
