@@ -5,7 +5,7 @@ The same script always writes the same files.
 
 Each folder holds what a camera would have recorded and what should come of it:
 
-- ``frame_NNNN.jpg``: the frames, in name order (640x360 JPEG);
+- ``frame_NNNN.jpg``: the frames, in name order (640x360 JPEG; the Oktris deal 960x540);
 - ``calibration.toml``: what calibrating this table would give (frame size, a
   card's size in pixels, equal seat zones, the deck), for ``--calibration``;
 - ``timestamps.txt``: one seconds value per frame (pauses last long in time but
@@ -73,6 +73,8 @@ WIDTH, HEIGHT = 640, 360
 CARD_PX = 100.0
 ARM_WIDTH = 64.0
 JPEG_QUALITY = 62
+OCTOPLUS_QUALITY = 62
+"""The Octoplus round (read by its big centre numerals and by what changed on the pile)."""
 DEMO_QUALITY = 55
 STILL = 4
 """Frames of every still view: enough for the watcher's default two still frames and two readings."""
@@ -90,6 +92,7 @@ class Recorder:
     t: float = 0.0
     images: list[Image] = field(default_factory=list)
     frames: list[dict[str, Any]] = field(default_factory=list)
+    quality: int = JPEG_QUALITY
 
     def _render(self, note: str, arms: Sequence[Arm] = (), blur: float = 0.0, **changes: Any) -> None:
         imaging = replace(self.base.imaging, motion_px=blur, motion_deg=30.0)
@@ -140,7 +143,7 @@ class Recorder:
         angle = math.radians(360.0 * (seat - 1) / self.seats)
         dx, dy = -math.sin(angle), math.cos(angle)
         start = (point[0] + dx * 520.0, point[1] + dy * 520.0)
-        return Arm(start=start, end=point, width=ARM_WIDTH)
+        return Arm(start=start, end=point, width=ARM_WIDTH * self.base.card_px / CARD_PX)
 
     def lay(self, seat: int, placed: PlacedCard, note: str, *, blurred: bool = False) -> None:
         """``seat`` lays ``placed`` on the table: a frame with the hand over it, then the still view."""
@@ -148,19 +151,19 @@ class Recorder:
         self.hands([(seat, placed.centre)], note)
         self.still(note, blurred_first=blurred)
 
-    def write(self, folder: Path, game: Game, people: Sequence[Event], quality: int = JPEG_QUALITY) -> None:
+    def write(self, folder: Path, game: Game, people: Sequence[Event]) -> None:
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
         calibration = Calibration(
-            camera=CameraSettings(WIDTH, HEIGHT),
-            table=TableSettings(card_size_px=(round(CARD_PX * CARD_ASPECT, 2), CARD_PX)),
-            seats=default_zones(self.seats, WIDTH, HEIGHT),
+            camera=CameraSettings(self.base.width, self.base.height),
+            table=TableSettings(card_size_px=(round(self.base.card_px * CARD_ASPECT, 2), self.base.card_px)),
+            seats=default_zones(self.seats, self.base.width, self.base.height),
             deck=DeckSettings(DeckKind.OCTOPLUS if game.name == "octoplus" else DeckKind.OKTRIS),
         )
         save(calibration, folder / "calibration.toml")
         for i, image in enumerate(self.images):
-            cv2.imwrite(str(folder / f"frame_{i:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+            cv2.imwrite(str(folder / f"frame_{i:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
         (folder / "timestamps.txt").write_text("".join(f"{f['t']:.3f}\n" for f in self.frames))
         (folder / "frames.json").write_text(
             "[\n" + ",\n".join(json.dumps(f, separators=(",", ":")) for f in self.frames) + "\n]\n"
@@ -175,14 +178,14 @@ class Recorder:
         log.info("%s: %d frames, %d events, %.0f kB", folder.name, len(self.images), game.seq, size / 1000)
 
 
-def _scene(kind: TableKind, seed: int) -> Scene:
+def _scene(kind: TableKind, seed: int, scale: float = 1.0, card_px: float = CARD_PX) -> Scene:
     return Scene(
         table=Table(kind, seed),
         lighting=Lighting(gradient=0.08, gradient_deg=30.0),
         imaging=Imaging(read_noise=1.5, shot_noise=3.0),
-        card_px=CARD_PX,
-        width=WIDTH,
-        height=HEIGHT,
+        card_px=card_px,
+        width=round(WIDTH * scale),
+        height=round(HEIGHT * scale),
     )
 
 
@@ -202,7 +205,13 @@ def octoplus_round() -> tuple[Recorder, Game, list[Event]]:
     (another give, to the same seat); a Pass; a turn of 2, 2 (the second almost exactly on the
     first) and -2, ended by the idle time; seat 1 plays its last three cards and is out; the
     others show their hands (seat 3's 28 is void); the table is cleared."""
-    rec = Recorder("octoplus-3p-round", 3, _scene(TableKind.GREY, 11), np.random.default_rng(11))
+    rec = Recorder(
+        "octoplus-3p-round",
+        3,
+        _scene(TableKind.GREY, 11),
+        np.random.default_rng(11),
+        quality=OCTOPLUS_QUALITY,
+    )
     layout = np.random.default_rng(5)
     game = Game.new(rules_for("octoplus"), 3)
     people: list[Event] = []
@@ -292,13 +301,19 @@ TRICKS = (
     ("6C", "7H", "AS", "8D"),
     ("3S", "4D", "5C", "AC"),
 )
-SEAT_SPOTS: dict[int, Point] = {1: (320.0, 286.0), 2: (96.0, 180.0), 3: (320.0, 74.0), 4: (544.0, 180.0)}
+OKTRIS_SCALE = 1.5
+"""The Oktris deal is recorded at 960x540 with cards 165 pixels long: its cards are read by their
+small corner indices, which need the pixels (a Pi camera's 1280x720 gives them more still)."""
+OKTRIS_CARD_PX = 165.0
+OKTRIS_QUALITY = 62
+SEAT_SPOTS: dict[int, Point] = {1: (480.0, 429.0), 2: (144.0, 270.0), 3: (480.0, 111.0), 4: (816.0, 270.0)}
 
 
 def oktris_deal() -> tuple[Recorder, Game, list[Event]]:
     """A whole deal of eight tricks for four; trick 2 is all red; in trick 5 seat 4 lays late;
     one still view starts with a shaken frame; at the end the table is cleared."""
-    rec = Recorder("oktris-4p-deal", 4, _scene(TableKind.GREY, 23), np.random.default_rng(23))
+    scene = _scene(TableKind.GREY, 23, OKTRIS_SCALE, OKTRIS_CARD_PX)
+    rec = Recorder("oktris-4p-deal", 4, scene, np.random.default_rng(23), quality=OKTRIS_QUALITY)
     layout = np.random.default_rng(7)
     game = Game.new(rules_for("oktris"), 4)
     rec.still("empty table")
@@ -306,7 +321,7 @@ def oktris_deal() -> tuple[Recorder, Game, list[Event]]:
         placed = []
         for seat, text in enumerate(trick, start=1):
             x, y = SEAT_SPOTS[seat]
-            centre = (x + layout.uniform(-12, 12), y + layout.uniform(-8, 8))
+            centre = (x + layout.uniform(-18, 18), y + layout.uniform(-12, 12))
             placed.append(
                 PlacedCard(StdCard.parse(text), centre, float(layout.uniform(-20, 20)), "trick", seat)
             )
@@ -349,7 +364,7 @@ def _pile_of(layout: np.random.Generator, texts: Sequence[str]) -> list[PlacedCa
 
 def idle_table() -> tuple[Recorder, Game, list[Event]]:
     """A pile lying still for half a minute while the room light dims a little."""
-    rec = Recorder("idle-table", 3, _scene(TableKind.WOOD, 31), np.random.default_rng(31))
+    rec = Recorder("idle-table", 3, _scene(TableKind.GREY, 31), np.random.default_rng(31))
     rec.cards = _pile_of(np.random.default_rng(3), ("2", "6", "+2"))
     rec.still("a pile at rest")
     for seconds, brightness in ((5.0, 1.0), (10.0, 0.97), (15.0, 0.95)):
@@ -361,7 +376,7 @@ def idle_table() -> tuple[Recorder, Game, list[Event]]:
 
 def hands_waving() -> tuple[Recorder, Game, list[Event]]:
     """Hands wave over a pile and one rests over it for a moment; nothing is played."""
-    rec = Recorder("hands-waving", 3, _scene(TableKind.WOOD, 41), np.random.default_rng(41))
+    rec = Recorder("hands-waving", 3, _scene(TableKind.GREY, 41), np.random.default_rng(41))
     rec.cards = _pile_of(np.random.default_rng(4), ("5", "1", "-2"))
     rec.still("a pile at rest")
     for seat, point in ((1, (200.0, 250.0)), (2, (330.0, 170.0)), (3, (450.0, 120.0)), (1, (380.0, 200.0))):
@@ -375,7 +390,7 @@ def hands_waving() -> tuple[Recorder, Game, list[Event]]:
 
 def card_nudged() -> tuple[Recorder, Game, list[Event]]:
     """The top card of a pile is pushed a little and turned, then the table rests: no card was played."""
-    rec = Recorder("card-nudged", 3, _scene(TableKind.FELT_BLUE, 51), np.random.default_rng(51))
+    rec = Recorder("card-nudged", 3, _scene(TableKind.GREY, 51), np.random.default_rng(51))
     rec.cards = _pile_of(np.random.default_rng(6), ("3", "7", "4"))
     rec.still("a pile at rest")
     top = rec.cards[-1]
@@ -445,7 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rec.write(args.out / name, game, people)
     if args.only in (None, "demo"):
         rec, game, people = demo()
-        rec.write(args.demo, game, people, quality=DEMO_QUALITY)
+        rec.quality = DEMO_QUALITY
+        rec.write(args.demo, game, people)
     total = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
     log.info("all recorded games (demo not included): %.2f MB", total / 1e6)
     return 0
