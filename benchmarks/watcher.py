@@ -99,6 +99,8 @@ def _run(
         for obs in observations:
             events.append((frame.index, obs.frame_index, describe(obs)))
             proposer.handle(obs, desk)
+    for obs in watcher.flush():
+        events.append((frames[-1].index, obs.frame_index, describe(obs)))
     return costs, scanned, events
 
 

@@ -4,9 +4,10 @@ It knows frames and time, never rules.  Every frame is shrunk to a small grey
 copy; a frame that differs from the one before is *moving*.  Once the table has
 been still for ``still_frames`` and differs from the last confirmed view, the
 next ``confirm_frames`` still frames are scanned and combined into a new
-confirmed view, unless a hand (skin-coloured, or anything changed that no card
-explains and that does not look like card paper) is in it.  Comparing the new view with the last one gives the
-observations:
+confirmed view (up to ``max_confirm_frames`` while a card is not read yet),
+unless a hand (skin-coloured, or anything changed that no card explains and
+that does not look like card paper) is in it.  Comparing the new view with the
+last one gives the observations:
 
 - pile layout (Octoplus): the new top card of the pile (:class:`PileCard`, one
   per change of the still table, so once each, in order), cards laid in a seat's
@@ -30,7 +31,7 @@ from scanner.observations import Observation, TurnDone
 from scanner.types import Detection, Frame, Image
 from scanner.watcher_compare import Comparer, Layout, View
 from scanner.watcher_confirm import SeenCard, confirm
-from scanner.watcher_image import SmallView, changed, quad_mask, shrink, skin, unexplained
+from scanner.watcher_image import Mask, SmallView, changed, quad_mask, shrink, skin, unexplained
 from scanner.watcher_locate import Reader
 from scanner.watcher_params import WatcherParams
 from scanner.watcher_zones import SeatZones, zone_count
@@ -105,6 +106,7 @@ class Watcher:
         self._still_run = 0
         self._dirty = True
         self._readings: list[Sequence[Detection]] = []
+        self._last_read: tuple[Image, SmallView, Mask | None] | None = None
         self._blocked_until = 0
         self._view: View | None = None
         self.comparer.reset()
@@ -157,11 +159,12 @@ class Watcher:
             return []
         moving = float(changed(prev.grey, small.grey, self.params).mean()) > self.params.motion_fraction
         if moving:
+            out = self._settle_view()  # readings still hoping for a surer card end here
             self._still_run = 0
             self._dirty = True
             self._readings = []
             self._blocked_until = 0
-            return []
+            return out
         if self._still_run == 0:
             self._settle = previous_frame
         self._still_run += 1
@@ -170,6 +173,11 @@ class Watcher:
                 return self._read(frame, small)
             return []
         return self._idle(frame)
+
+    def flush(self) -> list[Observation]:
+        """The frames have ended (a recording played to its end): readings still hoping for a
+        surer card settle now; what they make observable."""
+        return self._settle_view()
 
     def _idle(self, frame: Frame) -> list[Observation]:
         last = self.comparer.last_pile
@@ -190,8 +198,7 @@ class Watcher:
                 self.hand_in_view = False
                 return self._idle(frame)
             if patient and float((change & skin(small.colour, p)).mean()) >= p.skin_fraction:
-                self._hand("skin-coloured change")
-                return []
+                return self._hand("skin-coloured change")
         if self._still_run < self._blocked_until:
             return []
         detections = tuple(self.detect(frame.image))
@@ -200,12 +207,24 @@ class Watcher:
             quads = [c.corners for c in ref.cards] + [d.corners for d in detections]
             explained = quad_mask(change.shape, quads, small.scale, p.explain_margin)
             if float(unexplained(change & ~explained, small.colour, p).mean()) >= p.hand_fraction:
-                self._hand("change that no card explains")
-                return []
+                return self._hand("change that no card explains")
         self.hand_in_view = False
         self._readings.append(detections)
+        self._last_read = (frame.image, small, change)
         if len(self._readings) < p.confirm_frames:
             return []
+        unsure = any(c.card is None for c in confirm(self._readings, p))
+        if unsure and len(self._readings) < p.max_confirm_frames:
+            return []  # a card is not read yet: read on while the table stays still
+        return self._settle_view()
+
+    def _settle_view(self) -> list[Observation]:
+        """The readings so far, if enough, become the new confirmed view; its observations."""
+        p = self.params
+        if len(self._readings) < p.confirm_frames or self._last_read is None:
+            return []
+        image, small, change = self._last_read
+        ref = self._view
         cards = confirm(self._readings, p)
         if not cards and ref is not None and ref.cards and change is not None:
             where = quad_mask(change.shape, [c.corners for c in ref.cards], small.scale)
@@ -214,12 +233,13 @@ class Watcher:
                 # there and this reading failed.  Keep them; what changed is looked for below.
                 log.info("watcher: no card found where cards still lie; keeping the last view's cards")
                 cards = ref.cards
-        view = View(cards, small, *self._settle, image=frame.image)
+        view = View(cards, small, *self._settle, image=image)
         self._readings = []
+        self._last_read = None
         self._dirty = False
         self._view = view
         if p.snapshots:
-            self._snapshots[view.frame_index] = frame.image
+            self._snapshots[view.frame_index] = image
             while len(self._snapshots) > p.snapshots:
                 self._snapshots.popitem(last=False)
         if ref is None:
@@ -228,11 +248,13 @@ class Watcher:
             ref = View((), small, *self._settle)
         return self.comparer.compare(ref, view)
 
-    def _hand(self, why: str) -> None:
+    def _hand(self, why: str) -> list[Observation]:
+        out = self._settle_view()  # readings taken before the hand came still count
         if not self.hand_in_view:
             log.debug("watcher: hand in view (%s)", why)
         self.hand_in_view = True
         self._readings = []
         self._blocked_until = self._still_run + self.params.rescan_frames
+        return out
 
     # --- comparing views -----------------------------------------------------

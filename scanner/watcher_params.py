@@ -34,6 +34,9 @@ class WatcherParams:
     """Frames without motion before a view is read."""
     confirm_frames: int = 2
     """Still frames read (scanned) and combined into one confirmed view."""
+    max_confirm_frames: int = 6
+    """While a card of the view is not identified, up to this many still frames are read (motion or
+    a hand ends the reading early; what was read counts)."""
     track_fraction: float = 0.5
     """A card must be found in at least this fraction of the confirming frames."""
     track_iou: float = 0.7
@@ -115,6 +118,7 @@ class WatcherParams:
             "change_fraction": (0.0, 1.0),
             "still_frames": (1, 600),
             "confirm_frames": (1, 60),
+            "max_confirm_frames": (1, 600),
             "track_fraction": (0.0, 1.0),
             "track_iou": (0.01, 1.0),
             "same_iou": (0.01, 1.0),
@@ -171,6 +175,11 @@ class WatcherParams:
         if self.skin_cb_min > self.skin_cb_max:
             raise ValueError(
                 f"WatcherParams.skin_cb_min {self.skin_cb_min} exceeds skin_cb_max {self.skin_cb_max}"
+            )
+        if self.max_confirm_frames < self.confirm_frames:
+            raise ValueError(
+                f"WatcherParams.max_confirm_frames {self.max_confirm_frames} is below "
+                f"confirm_frames {self.confirm_frames}"
             )
         if self.locate_min_size > self.locate_max_size:
             raise ValueError(

@@ -106,6 +106,7 @@ def run(table: Table, watcher: Watcher) -> list[tuple[int, Observation]]:
     out: list[tuple[int, Observation]] = []
     for frame in table.frames:
         out.extend((frame.index, obs) for obs in watcher.feed(frame))
+    out.extend((len(table.frames) - 1, obs) for obs in watcher.flush())
     return out
 
 
@@ -266,6 +267,32 @@ def test_a_frame_that_cannot_read_the_card_does_not_lower_the_confidence() -> No
     assert isinstance(obs, PileCard)
     assert obs.card == octo("3")
     assert obs.confidence == pytest.approx(0.9)
+
+
+def test_while_a_card_is_not_read_the_watcher_reads_more_still_frames() -> None:
+    table = Table()
+    table.show(4)
+    table.misread = {7: None, 8: None}  # the two first readings cannot read the card, the third can
+    play(table, octo("3"), rect(160, 120), still=6)
+    ((index, obs),) = run(table, pile_watcher(table, max_confirm_frames=4))
+    assert isinstance(obs, PileCard)
+    assert obs.card == octo("3")
+    assert index == 9
+    ((_, unread),) = run(table, pile_watcher(table, max_confirm_frames=2))
+    assert isinstance(unread, PileCard)
+    assert unread.card is None
+
+
+def test_a_hand_arriving_ends_the_extra_readings_and_what_was_read_counts() -> None:
+    table = Table()
+    table.show(4)
+    table.misread = {7: None, 8: None}
+    play(table, octo("3"), rect(160, 120), still=4)
+    table.show(1, hand=(60, 200))  # frame 9: a hand comes before a surer reading
+    ((index, obs),) = run(table, pile_watcher(table, max_confirm_frames=6))
+    assert isinstance(obs, PileCard)
+    assert obs.card is None
+    assert index == 9
 
 
 def test_an_unreadable_top_card_is_reported_as_not_identified() -> None:

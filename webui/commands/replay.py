@@ -239,6 +239,9 @@ def replay_folder(
                 log.debug("frame %d: %s", frame.index, describe(observation))
                 run.observations.append((frame.index, observation))
                 answer(proposer.handle(observation, desk))
+    for observation in watcher.flush():
+        run.observations.append((run.frames - 1, observation))
+        answer(proposer.handle(observation, desk))
     answer(proposer.end_turn(desk))
     run.scans = watcher.scans
     return run
