@@ -26,10 +26,12 @@ the ink is neutral (``black_ink``), red cards lose it.  A grey photo shows red
 ink grey, so it penalises nothing on neutral ink.
 
 A card is named only when it belongs to the deck (a decoy such as a 9-K
-among Oktris templates is never named), its score reaches ``min_score``, each of its parts
-(rank, suit) reaches ``min_part_score`` and it leads the best other card by
-``min_margin``; otherwise the answer is ``None`` (not identified)
-with the best candidate still reported.
+among Oktris templates is never named), its score reaches ``min_score``, each
+of its parts (rank, suit) reaches ``min_part_score`` and it leads the best
+other card by ``min_margin`` (or, for a standard card, each index corner on its
+own reads it first by ``pair_margin`` x ``min_margin``: two agreeing corners);
+otherwise the answer is ``None`` (not identified) with the best candidate still
+reported.
 """
 
 from __future__ import annotations
@@ -393,6 +395,20 @@ def _small(window: Image, prepared: _Prepared) -> Image:
     return np.asarray(cv2.resize(window, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
 
 
+def _corners_agree(both: FloatArray, prepared: _Prepared, best: int, params: IdentifyParams) -> bool:
+    """Whether each index corner on its own reads card ``best`` first, at ``min_score`` and
+    ahead of every other card by ``pair_margin`` x ``min_margin``: two readings that agree
+    are worth the full margin of one."""
+    per_view = np.maximum.reduceat(both, prepared.starts, axis=1)  # (view, card)
+    for scores in per_view:
+        ranking = np.argsort(-scores)
+        if int(ranking[0]) != best or scores[best] < params.min_score:
+            return False
+        if len(ranking) > 1 and scores[best] - scores[ranking[1]] < params.pair_margin * params.min_margin:
+            return False
+    return True
+
+
 def check_card_image(card_image: object) -> Image:
     """Return ``card_image`` if it is a canonical warped card.
 
@@ -414,9 +430,10 @@ def check_card_image(card_image: object) -> Image:
 def identify(card_image: Image, templates: Templates, params: IdentifyParams | None = None) -> Identification:
     """Identify one canonical warped card against ``templates``.
 
-    Returns the best card when it scores at least ``min_score`` and leads the
-    runner-up by ``min_margin``, else an ``Identification`` whose ``card`` is
-    ``None`` (the best candidate is still in ``candidate``).
+    Returns the best card when it passes the checks the module docstring lists
+    (score, parts, lead over the runner-up or two agreeing corners, deck), else
+    an ``Identification`` whose ``card`` is ``None`` (the best candidate is
+    still in ``candidate``).
 
     Raises:
         IdentifyInputError: ``card_image`` is not a 200x280 uint8 image (grey or BGR).
@@ -486,10 +503,13 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
         second_score = float(card_scores[int(ranking[1])])
     else:
         second, second_score = None, 0.0
+    clear = best_score - max(second_score, 0.0) >= p.min_margin
+    if not clear and p.pair_margin > 0 and templates.deck is DeckKind.OKTRIS:
+        clear = _corners_agree(both, prepared, best, p)
     accepted = (
         in_deck(candidate, templates.deck)
         and best_score >= p.min_score
-        and best_score - max(second_score, 0.0) >= p.min_margin
+        and clear
         and min(part_scores) >= p.min_part_score
     )
     return Identification(

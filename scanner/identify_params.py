@@ -99,6 +99,9 @@ class IdentifyParams:
     """Correlation every part (rank, suit) must reach, so a card the templates lack is not named."""
     min_margin: float = 0.03
     """Least lead of the best card over the runner-up (another card) to name the best."""
+    pair_margin: float = 0.5
+    """A standard card whose two index corners each read it first, leading by this fraction of
+    ``min_margin``, is named even when its overall lead is smaller (0: off)."""
     red_ink: float = 0.12
     """Redness of the ink (0..1) above which a region counts as printed in red."""
     black_ink: float = 0.03
@@ -132,6 +135,7 @@ class IdentifyParams:
             "min_score": (-1.0, 1.0),
             "min_part_score": (-1.0, 1.0),
             "min_margin": (0.0, 2.0),
+            "pair_margin": (0.0, 1.0),
             "red_ink": (0.0, 1.0),
             "black_ink": (0.0, 1.0),
             "colour_present": (0.0, 255.0),

@@ -166,6 +166,18 @@ def test_confidence_and_runner_up_describe_the_choice() -> None:
     assert answer.margin == pytest.approx(answer.confidence - answer.runner_up_confidence)
 
 
+def test_two_agreeing_index_corners_name_a_card_whose_overall_lead_is_small() -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    card = StdCard.parse("7S")
+    lead = identify(face(card), templates, PARAMS).margin
+    demanding = replace(PARAMS, min_margin=min(2.0, 1.5 * lead), pair_margin=0.5)
+    assert identify(face(card), templates, demanding).card == card
+    assert identify(face(card), templates, replace(demanding, pair_margin=0.0)).card is None
+    one_corner = face(card).copy()
+    one_corner[-100:, -60:] = (200, 200, 200)
+    assert identify(one_corner, templates, demanding).card is None
+
+
 def test_a_demanding_threshold_gives_none_with_the_candidate_kept() -> None:
     templates = Templates.builtin(DeckKind.OKTRIS)
     card = StdCard.parse("3H")
