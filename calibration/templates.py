@@ -21,7 +21,9 @@ photo as template), and
 
 Every template is turned the way the shipped template of the same card reads
 (when there is one), and the table seen past its rounded corners is painted
-over with the card's paper colour.
+over with the card's paper colour.  For Oktris, photos labelled 9-K are welcome:
+they become decoys (``scanner.templates.in_deck``), so a stray 9-K on the table
+is recognised and answered "not identified" instead of taken for an A-8.
 """
 
 from __future__ import annotations
