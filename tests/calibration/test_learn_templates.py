@@ -247,3 +247,16 @@ def test_calibrate_templates_command_reports_missing_cards_and_bad_labels(
     bad.write_text("file,label\nx.png,Q\n", encoding="utf-8")
     assert main(["calibrate", "templates", "--deck", "octoplus", "--labels", str(bad), "--out", out]) == 2
     assert "line 2" in capsys.readouterr().err
+
+
+def test_oktris_photos_of_nine_to_king_become_decoys(tmp_path: Path) -> None:
+    rng = np.random.default_rng(11)
+    king, three = StdCard.parse("KH"), StdCard.parse("3H")
+    photos: list[tuple[str, Image | bytes]] = [("KH", shot(king, rng)), ("3H", shot(three, rng))]
+    report = learn_templates(write_set(tmp_path, photos), DeckKind.OKTRIS, tmp_path / "out")
+    learned = Templates.load(report.folder, DeckKind.OKTRIS)
+    assert set(learned.cards) == {king, three}
+    answer = identify(shot(king, rng), learned, PARAMS.identify)
+    assert answer.card is None
+    assert answer.candidate == king
+    assert identify(shot(three, rng), learned, PARAMS.identify).card == three
