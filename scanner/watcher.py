@@ -107,6 +107,7 @@ class Watcher:
         self._dirty = True
         self._readings: list[Sequence[Detection]] = []
         self._last_read: tuple[Image, SmallView, Mask | None] | None = None
+        self._read_images: list[Image] = []
         self._blocked_until = 0
         self._view: View | None = None
         self.comparer.reset()
@@ -156,6 +157,7 @@ class Watcher:
             self._settle = (frame.index, frame.timestamp)
             self._dirty = True
             self._readings = []
+            self._read_images = []
             return []
         moving = float(changed(prev.grey, small.grey, self.params).mean()) > self.params.motion_fraction
         if moving:
@@ -163,6 +165,7 @@ class Watcher:
             self._still_run = 0
             self._dirty = True
             self._readings = []
+            self._read_images = []
             self._blocked_until = 0
             return out
         if self._still_run == 0:
@@ -211,6 +214,7 @@ class Watcher:
         self.hand_in_view = False
         self._readings.append(detections)
         self._last_read = (frame.image, small, change)
+        self._read_images.append(frame.image)
         if len(self._readings) < p.confirm_frames:
             return []
         unsure = any(c.card is None for c in confirm(self._readings, p))
@@ -233,8 +237,9 @@ class Watcher:
                 # there and this reading failed.  Keep them; what changed is looked for below.
                 log.info("watcher: no card found where cards still lie; keeping the last view's cards")
                 cards = ref.cards
-        view = View(cards, small, *self._settle, image=image)
+        view = View(cards, small, *self._settle, image=image, images=tuple(self._read_images))
         self._readings = []
+        self._read_images = []
         self._last_read = None
         self._dirty = False
         self._view = view
@@ -254,6 +259,7 @@ class Watcher:
             log.debug("watcher: hand in view (%s)", why)
         self.hand_in_view = True
         self._readings = []
+        self._read_images = []
         self._blocked_until = self._still_run + self.params.rescan_frames
         return out
 

@@ -23,13 +23,13 @@ import cv2
 import numpy as np
 
 from scanner.observations import Candidate, HandShown, Observation, PileCard, TableCleared, TrickSeen
-from scanner.types import Image, Point, Quad
+from scanner.types import Detection, Image, Point, Quad
 from scanner.watcher_confirm import SeenCard
 from scanner.watcher_image import Mask, SmallView, changed, iou, quad_mask
 from scanner.watcher_locate import Reader, locate_card
 from scanner.watcher_params import WatcherParams
 from scanner.watcher_zones import AngleZones, SeatZones
-from scorer.cards import DeckKind
+from scorer.cards import Card, DeckKind
 
 log = logging.getLogger("scanner.watcher")
 
@@ -54,6 +54,8 @@ class View:
     frame_index: int
     timestamp: float
     image: Image | None = None
+    images: tuple[Image, ...] = ()
+    """every frame read for this view (the last is ``image``)"""
 
 
 def _centre(quad: Quad) -> Point:
@@ -152,8 +154,20 @@ class Comparer:
             log.debug("watcher: %s moved too little to tell a nudge from a twin played on it", new.card)
             return False
         diff = changed(ref.small.grey, view.small.grey, p)
-        changed_part = float(diff[uncovered].mean())
-        log.debug("watcher: %s uncovers %d px of its twin, %.2f changed", new.card, area, changed_part)
+        # White paper looks the same whether the old card or the one below it shows there: judge
+        # by the old card's print (and rim), which stays put only if the old card did.
+        grey = ref.small.grey
+        paper = float(np.median(grey[old_mask]))
+        ink = uncovered & (grey < paper - p.ink_contrast)
+        judged = ink if int(ink.sum()) >= p.min_ink_pixels else uncovered
+        changed_part = float(diff[judged].mean())
+        log.debug(
+            "watcher: %s uncovers %d px of its twin (%d printed), %.2f changed",
+            new.card,
+            area,
+            int(ink.sum()),
+            changed_part,
+        )
         return changed_part <= p.uncovered_changed_max
 
     def _compare_pile(self, ref: View, view: View) -> list[Observation]:
@@ -220,20 +234,32 @@ class Comparer:
         return result
 
     def _read_at(self, quad: Quad, ref: View, view: View) -> SeenCard | None:
-        """The card read at ``quad`` (where the pile changed), if it is a new card on the pile."""
-        if self.read_at is None or view.image is None:
+        """The card read at ``quad`` (where the pile changed) in every frame read for the view, by
+        majority, if it is a new card on the pile."""
+        images = view.images or ((view.image,) if view.image is not None else ())
+        if self.read_at is None or not images:
             return None
-        det = self.read_at(view.image, quad)
-        self.reads += 1
-        if det.card is None:
+        votes: dict[Card, list[Detection]] = {}
+        for image in images:
+            det = self.read_at(image, quad)
+            self.reads += 1
+            if det.card is not None:
+                votes.setdefault(det.card, []).append(det)
+        if not votes:
             return None
-        candidates: tuple[Candidate, ...] = ((det.card, det.confidence),)
-        if det.runner_up is not None:
-            candidates += ((det.runner_up, det.runner_up_confidence),)
-        seen = SeenCard(det.card, det.confidence, candidates, det.corners, True)
+        card = max(votes, key=lambda c: (len(votes[c]), sum(d.confidence for d in votes[c])))
+        dets = votes[card]
+        confidence = sum(d.confidence for d in dets) / sum(len(v) for v in votes.values())
+        candidates: tuple[Candidate, ...] = tuple(
+            sorted(
+                ((c, sum(d.confidence for d in v) / len(images)) for c, v in votes.items()),
+                key=lambda t: -t[1],
+            )
+        )
+        seen = SeenCard(card, confidence, candidates, dets[-1].corners, True)
         if not self._in_pile(seen, view) or not self._is_new(seen, ref, view):
             return None
-        log.debug("watcher: read %s (%.2f) where the pile changed", det.card, det.confidence)
+        log.debug("watcher: read %s (%.2f) where the pile changed", card, confidence)
         return seen
 
     def _compare_tricks(self, ref: View, view: View) -> list[Observation]:

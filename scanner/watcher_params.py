@@ -53,6 +53,10 @@ class WatcherParams:
     twin_margin: float = 0.05
     """The new card's outline grows by this fraction of its size when the part of its twin it leaves
     uncovered is measured (its edge and shadow are not the twin)."""
+    ink_contrast: int = 20
+    """Grey levels below the card's paper that make a pixel print (or rim) when a twin is judged."""
+    min_ink_pixels: int = 8
+    """Printed pixels needed in the uncovered part to judge by them (else all of it is judged)."""
     uncovered_changed_max: float = 0.35
     """Changed part of the uncovered area at or below which the card below is still there."""
     explain_margin: float = 0.15
@@ -148,6 +152,8 @@ class WatcherParams:
             "locate_max_size": (0.0, 10.0),
             "locate_aspect_tolerance": (0.0, 10.0),
             "twin_margin": (0.0, 2.0),
+            "ink_contrast": (0, 255),
+            "min_ink_pixels": (0, 1_000_000),
             "cleared_change": (0.0, 1.0),
             "snapshots": (0, 1000),
         }

@@ -1,0 +1,58 @@
+"""Recorded games through the whole pipeline: the real scanner, the watcher, the proposals and the rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scorer.events import Event, Reveal
+from scorer.notation import parse_log
+from webui.commands.replay import ReplayRun, replay_folder, table_setup
+
+GAMES = Path(__file__).resolve().parent / "fixtures" / "games"
+PLAYED = ("octoplus-3p-round", "oktris-4p-deal")
+QUIET = ("idle-table", "hands-waving", "card-nudged")
+
+
+def expected(name: str) -> tuple[str, int, list[Event], dict[str, object]]:
+    folder = GAMES / name
+    game = parse_log((folder / "expected.log").read_text(encoding="utf-8"))
+    sheet = json.loads((folder / "expected-sheet.json").read_text(encoding="utf-8"))
+    return game.name, len(game.players), list(game.events), sheet
+
+
+def normalised(events: list[Event]) -> list[Event]:
+    """Events with a revealed hand's cards in a fixed order (the order of a hand means nothing)."""
+    return [
+        Reveal(e.seat, tuple(sorted(e.cards, key=str)), seq=e.seq, source=e.source)
+        if isinstance(e, Reveal)
+        else e
+        for e in events
+    ]
+
+
+def replay_with_scanner(name: str) -> ReplayRun:
+    """The folder through the real scanner, set up by the folder's calibration file (card size, seats)."""
+    folder = GAMES / name
+    game_name, players, _, _ = expected(name)
+    setup = table_setup(str(folder / "calibration.toml"), players)
+    return replay_folder(folder, game_name, players, card_size_px=setup.card_size_px, zones=setup.zones)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PLAYED)
+def test_recorded_game_through_the_scanner_gives_the_expected_sheet(name: str) -> None:
+    _, _, events, sheet = expected(name)
+    run = replay_with_scanner(name)
+    assert normalised(list(run.game.events)) == normalised(events), [f.reason for f in run.flagged]
+    assert run.game.score_sheet().to_json() == sheet
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", QUIET)
+def test_quiet_folder_through_the_scanner_yields_no_event(name: str) -> None:
+    run = replay_with_scanner(name)
+    assert run.game.events == ()
+    assert run.flagged == []
