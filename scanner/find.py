@@ -325,10 +325,18 @@ def _split_cards(
             if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15):
                 corners.extend(corners_of(np.round(_dense(c)).astype(np.int32).reshape(-1, 1, 2), p))
     max_area = p.max_card_area * area
-    # Print enclosed by a card's paper (coloured art, a pip) lies on a card too.
-    cards = np.zeros_like(work.union)
+    # Print enclosed by a card's paper (coloured art, a pip) lies on a card too; a hole that
+    # could hold a card is table enclosed by cards.
+    cards = work.union.copy()
+    contours, hierarchy = cv2.findContours(work.union, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is not None:
+        holes = [
+            c
+            for c, link in zip(contours, hierarchy[0], strict=True)
+            if link[3] != -1 and cv2.contourArea(c) < min_area
+        ]
+        cv2.drawContours(cards, holes, -1, 255, cv2.FILLED)
     big = [c for c in outlines["union"] if cv2.contourArea(c) >= p.min_part_area * min_area]
-    cv2.drawContours(cards, big, -1, 255, cv2.FILLED)
     min_short = math.sqrt(min_area / p.card_aspect)
     whole = None
     if p.card_size_px is None and not lone and corners:
