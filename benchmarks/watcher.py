@@ -107,7 +107,7 @@ def _run(
 def _settled(truth: list[dict[str, object]], reported: int) -> int:
     """The first frame after the last frame with a hand in view before ``reported``."""
     last_hand = -1
-    for i in range(reported + 1):
+    for i in range(reported):
         if int(truth[i]["hands"]) > 0:  # type: ignore[call-overload]
             last_hand = i
     return last_hand + 1

@@ -4,7 +4,7 @@ It knows frames and time, never rules.  Every frame is shrunk to a small grey
 copy; a frame that differs from the one before is *moving*.  Once the table has
 been still for ``still_frames`` and differs from the last confirmed view, the
 next ``confirm_frames`` still frames are scanned and combined into a new
-confirmed view (up to ``max_confirm_frames`` while a card is not read yet),
+confirmed view (up to ``max_confirm_frames`` while a card on top is not read yet),
 unless a hand (skin-coloured, or anything changed that no card explains and
 that does not look like card paper) is in it.  Comparing the new view with the
 last one gives the observations:
@@ -217,9 +217,9 @@ class Watcher:
         self._read_images.append(frame.image)
         if len(self._readings) < p.confirm_frames:
             return []
-        unsure = any(c.card is None for c in confirm(self._readings, p))
+        unsure = any(c.card is None and c.top for c in confirm(self._readings, p))
         if unsure and len(self._readings) < p.max_confirm_frames:
-            return []  # a card is not read yet: read on while the table stays still
+            return []  # a card in sight is not read yet: read on while the table stays still
         return self._settle_view()
 
     def _settle_view(self) -> list[Observation]:

@@ -35,8 +35,8 @@ class WatcherParams:
     confirm_frames: int = 2
     """Still frames read (scanned) and combined into one confirmed view."""
     max_confirm_frames: int = 6
-    """While a card of the view is not identified, up to this many still frames are read (motion or
-    a hand ends the reading early; what was read counts)."""
+    """While a card on top (not covered by another) is not identified, up to this many still frames
+    are read (motion or a hand ends the reading early; what was read counts)."""
     track_fraction: float = 0.5
     """A card must be found in at least this fraction of the confirming frames."""
     track_iou: float = 0.7
