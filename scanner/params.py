@@ -46,6 +46,8 @@ class FindParams:
         canny_low, canny_high: hysteresis thresholds of the (denoised) edges that outline lone cards.
         split_canny_low, split_canny_high: hysteresis thresholds of the fine edges that split
             touching and overlapping cards.
+        fine_pad: the fine edges are looked for only in the boxes of clusters of card pixels,
+            padded by this many work pixels.
         min_colourless: a card outlined by edges has at least this fraction of colourless pixels inside.
         min_lightness: ... and its median lightness is at least this fraction of the frame's lightest tenth
         max_darker: ... and at most this much darker than the table around it.
@@ -112,6 +114,7 @@ class FindParams:
     canny_high: float = 45.0
     split_canny_low: float = 20.0
     split_canny_high: float = 50.0
+    fine_pad: int = 8
     min_colourless: float = 0.6
     min_lightness: float = 0.55
     max_darker: float = 30.0
@@ -173,6 +176,7 @@ class FindParams:
             "edge_probe",
             "refine_radius",
             "full_open",
+            "fine_pad",
         ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -252,6 +256,7 @@ class FindParams:
         _check("find.arm_slack", self.arm_slack, 0.0, 2.0)
         _check("find.size_tolerance", self.size_tolerance, 0.0, 1.0)
         _check("find.max_sizes", self.max_sizes, 1, 10)
+        _check("find.fine_pad", self.fine_pad, 1, 64)
         _check("find.size_ladder_step", self.size_ladder_step, 0.01, 1.0)
         _check("find.whole_inside", self.whole_inside, 0.0, 1.0)
         _check("find.whole_support", self.whole_support, 0.0, 1.0)

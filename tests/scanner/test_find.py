@@ -252,3 +252,19 @@ def test_size_of_the_cards_of_a_pile_is_read_from_the_top_cards_whole_outline() 
     size = whole_card_size(corners, 20.0, 300.0, work, cards, PARAMS)
     assert size is not None
     assert abs(size / (short * work.scale) - 1.0) < 0.06
+
+
+def test_fine_edges_found_around_card_clusters_only_are_those_of_the_whole_frame() -> None:
+    img = table((40, 100, 30), gradient=0.2)
+    for q in (card_quad(300, 300, 120, 20), card_quad(900, 400, 120, -10), card_quad(960, 430, 120, 40)):
+        draw_card(img, q, outline=110)
+    noise = np.random.default_rng(3).normal(0, 4, img.shape)
+    img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    work = make_work(img, PARAMS)
+    whole = cv2.Canny(cv2.GaussianBlur(work.grey, (3, 3), 0), PARAMS.split_canny_low, PARAMS.split_canny_high)
+    square = np.ones((3, 3), np.uint8)
+    outline = cv2.morphologyEx(work.union, cv2.MORPH_GRADIENT, square)
+    near = cv2.dilate(work.union, np.ones((5, 5), np.uint8))
+    expected = cv2.bitwise_and(cv2.bitwise_or(cv2.dilate(whole, square), outline), near)
+    assert np.count_nonzero(expected) > 0
+    assert np.array_equal(work.edges, expected)
