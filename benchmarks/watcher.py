@@ -71,18 +71,19 @@ def _run(
     folder: Path, game_name: str, players: int, frames: list[Frame], use_scanner: bool
 ) -> tuple[list[float], list[bool], list[tuple[int, int, str]]]:
     truth = TruthDetector(folder)
-    setup = table_setup(str(folder / "calibration.toml"), players)
+    deck = deck_of(game_name)
+    setup = table_setup(folder, deck, players, str(folder / "calibration.toml"), None)
     detect: Detector = truth
     read_at: Reader | None = None
     if use_scanner:
-        detect, read_at = scanner_pipeline(deck_of(game_name), setup.templates_dir, setup.card_size_px)
+        detect, read_at = scanner_pipeline(deck, setup)
     watcher = Watcher(
         detect,
-        deck=deck_of(game_name),
+        deck=deck,
         seats=players,
         zones=setup.zones,
         read_at=read_at,
-        card_size_px=setup.card_size_px,
+        card_size_px=setup.params.find.card_size_px,
     )
     desk = GameDesk(Game.new(rules_for(game_name), players))
     proposer = Proposer()

@@ -142,8 +142,8 @@ def test_replay_command_takes_seat_zones_and_card_size_from_a_calibration_file(
     assert json.loads(capsys.readouterr().out)["totals"] == expected("oktris-4p-deal")[3]["totals"]
 
 
-def test_replay_command_rejects_a_calibration_for_another_number_of_players(
-    capsys: pytest.CaptureFixture[str],
+def test_replay_command_with_a_calibration_for_other_seats_warns_and_uses_equal_angles(
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     folder = GAMES / "oktris-4p-deal"
     calibration = str(GAMES / "octoplus-3p-round" / "calibration.toml")
@@ -158,8 +158,29 @@ def test_replay_command_rejects_a_calibration_for_another_number_of_players(
         "--calibration",
         calibration,
     ]
-    assert main(args) == 1
-    assert "for 3 players, not 4" in capsys.readouterr().err
+    assert main([*args, "--json"]) == 0
+    assert "3 seats but the game has 4 players" in caplog.text
+    assert json.loads(capsys.readouterr().out)["totals"] == expected("oktris-4p-deal")[3]["totals"]
+
+
+def test_replay_command_without_the_calibration_file_warns_and_uses_the_defaults(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    folder = GAMES / "card-nudged"
+    args = [
+        "replay",
+        str(folder),
+        "--game",
+        "octoplus",
+        "--players",
+        "3",
+        "--truth",
+        "--calibration",
+        "nowhere.toml",
+    ]
+    assert main(args) == 0
+    assert "nowhere.toml" in caplog.text
+    assert "default calibration" in caplog.text
 
 
 def test_people_file_lines_must_be_events(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from scorer.events import Event, Reveal
 from scorer.notation import parse_log
-from webui.commands.replay import ReplayRun, replay_folder, table_setup
+from webui.commands.replay import ReplayRun, replay_folder
 
 GAMES = Path(__file__).resolve().parent / "fixtures" / "games"
 PLAYED = ("octoplus-3p-round", "oktris-4p-deal")
@@ -37,8 +37,7 @@ def replay_with_scanner(name: str) -> ReplayRun:
     """The folder through the real scanner, set up by the folder's calibration file (card size, seats)."""
     folder = GAMES / name
     game_name, players, _, _ = expected(name)
-    setup = table_setup(str(folder / "calibration.toml"), players)
-    return replay_folder(folder, game_name, players, card_size_px=setup.card_size_px, zones=setup.zones)
+    return replay_folder(folder, game_name, players, calibration=str(folder / "calibration.toml"))
 
 
 @pytest.mark.slow

@@ -19,20 +19,23 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scanner.observations import Observation, describe
-from scanner.sources import ReplaySource, SourceError
+from scanner.sources import ReplaySource, SourceError, list_frames
 from scanner.types import Detection, Frame, Image
 from scanner.watcher import Detector, Watcher
 from scanner.watcher_locate import Reader, reader_of
 from scanner.watcher_params import WatcherParams
-from scanner.watcher_zones import SeatZones
 from scorer.cards import DeckKind
 from scorer.errors import NotationError, ScorerError
 from scorer.events import Event, Give
 from scorer.game import Game, rules_for
 from scorer.notation import format_line, parse_event, tokenize
 from webui.proposals import Applied, Flagged, GameDesk, GiveAwaited, Outcome, ProposalParams, Proposer
+
+if TYPE_CHECKING:
+    from calibration.runtime import ScannerSetup
 
 HELP = "replay a recorded frame folder through the real pipeline and print events and scores"
 
@@ -49,7 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, required=True, metavar="N", help="number of players")
     parser.add_argument("--templates", metavar="DIR", help="a template folder (default: built-in)")
     parser.add_argument(
-        "--calibration", metavar="FILE", help="a calibration file: seat zones, card size, templates"
+        "--calibration",
+        metavar="FILE",
+        help="a calibration file: card size, play area, seat zones, templates (as for serve)",
     )
     parser.add_argument("--json", action="store_true", help="print the score sheet and events as JSON")
     parser.add_argument(
@@ -103,28 +108,40 @@ def read_people(folder: Path, players: Sequence[str]) -> list[Event]:
     return events
 
 
-def scanner_pipeline(
-    deck: DeckKind, templates_dir: str | None = None, card_size_px: tuple[float, float] | None = None
-) -> tuple[Detector, Reader]:
-    """The real scanner as the watcher's detector (a bad frame gives no detection) and reader.
+def frame_size(folder: Path) -> tuple[int, int] | None:
+    """(width, height) of the first readable frame of a replay folder, if any."""
+    import cv2
 
-    ``card_size_px`` (short, long side in frame pixels, from calibration) helps it
-    rebuild cards lying over each other.
+    try:
+        files = list_frames(folder)
+    except SourceError:
+        return None
+    for path in files:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is not None:
+            return (int(image.shape[1]), int(image.shape[0]))
+    return None
 
-    Raises:
-        TemplateError: the template folder cannot be loaded.
-    """
-    import dataclasses
 
-    from scanner.params import ScannerParams
+def table_setup(
+    folder: Path, deck: DeckKind, players: int, calibration: str | None, templates_dir: str | None
+) -> ScannerSetup:
+    """The calibrated pieces for replaying ``folder``, as ``serve`` builds them for its camera: the
+    file's card size, play area and seat zones rescaled to the folder's frames, and its templates
+    (``templates_dir`` wins).  Never raises: a problem is a logged warning and a default."""
+    from calibration.runtime import scanner_setup
+
+    return scanner_setup(
+        calibration, deck=deck, players=players, templates_dir=templates_dir, frame_size=frame_size(folder)
+    )
+
+
+def scanner_pipeline(deck: DeckKind, setup: ScannerSetup) -> tuple[Detector, Reader]:
+    """The real scanner, set up by ``setup``, as the watcher's detector (a bad frame gives no
+    detection) and as its reader of the card at given corners."""
     from scanner.scan import Scanner
-    from scanner.templates import Templates
 
-    templates = Templates.load(Path(templates_dir)) if templates_dir else None
-    params = ScannerParams()
-    if card_size_px is not None:
-        params = dataclasses.replace(params, find=dataclasses.replace(params.find, card_size_px=card_size_px))
-    scanner = Scanner(deck, templates, params)
+    scanner = Scanner(deck, setup.templates, setup.params)
     scanner.warm_up()
 
     def detect(image: Image) -> Sequence[Detection]:
@@ -179,39 +196,40 @@ def replay_folder(
     game_name: str,
     players: int,
     *,
-    detect: Detector | None = None,
+    calibration: str | None = None,
     templates_dir: str | None = None,
-    card_size_px: tuple[float, float] | None = None,
+    detect: Detector | None = None,
     watcher_params: WatcherParams | None = None,
     proposal_params: ProposalParams | None = None,
-    zones: SeatZones | None = None,
     on_frame: Callable[[Frame], None] | None = None,
 ) -> ReplayRun:
-    """Run ``folder`` through the watcher, the proposals and a new game; the scanner unless ``detect``.
+    """Run ``folder`` through the watcher, the proposals and a new game.
 
-    ``on_frame`` is called with each frame before the watcher sees it.
+    The scanner (unless ``detect`` stands in for it) and the seat zones are set
+    up from the ``calibration`` file as ``serve`` sets them up (defaults without
+    one); ``on_frame`` is called with each frame before the watcher sees it.
 
     Raises:
         SourceError: the folder cannot be read as a replay.
         NotationError: a bad ``people.txt`` line, an unknown game.
         ScorerError: the game cannot be played by that many players.
-        TemplateError: the template folder cannot be loaded.
     """
     game = Game.new(rules_for(game_name), players)
     desk = GameDesk(game)
     deck = deck_of(game_name)
     people = deque(read_people(folder, game.players))
+    setup = table_setup(folder, deck, players, calibration, templates_dir)
     read_at: Reader | None = None
     if detect is None:
-        detect, read_at = scanner_pipeline(deck, templates_dir, card_size_px)
+        detect, read_at = scanner_pipeline(deck, setup)
     watcher = Watcher(
         detect,
         deck=deck,
         seats=players,
         params=watcher_params,
-        zones=zones,
+        zones=setup.zones,
         read_at=read_at,
-        card_size_px=card_size_px,
+        card_size_px=setup.params.find.card_size_px,
     )
     proposer = Proposer(proposal_params)
     run = ReplayRun(game)
@@ -247,57 +265,23 @@ def replay_folder(
     return run
 
 
-@dataclass(frozen=True)
-class TableSetup:
-    """What a calibration file tells a replay: seat zones, a card's size, the template folder."""
-
-    zones: SeatZones | None = None
-    card_size_px: tuple[float, float] | None = None
-    templates_dir: str | None = None
-
-
-def table_setup(path: str | None, players: int) -> TableSetup:
-    """The setup a calibration file gives (nothing without a file).
-
-    Raises:
-        CalibrationError: the file is missing or wrong, or its seats are not ``players``.
-    """
-    if path is None:
-        return TableSetup()
-    from calibration.config import CalibrationError, load
-
-    calibration = load(path)
-    if calibration.seats.players != players:
-        raise CalibrationError(
-            path, [f"its seats are for {calibration.seats.players} players, not {players}"]
-        )
-    templates = calibration.deck.templates
-    return TableSetup(
-        calibration.seats, calibration.table.card_size_px, str(templates) if templates else None
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     """Replay the folder and print events and the score sheet; 1 for a folder or option that is wrong."""
-    from calibration.config import CalibrationError
-    from scanner.templates import TemplateError
     from webui.commands.score import render_sheet
 
     folder = Path(args.folder)
     try:
-        setup = table_setup(args.calibration, args.players)
         truth = TruthDetector(folder) if args.truth else None
         result = replay_folder(
             folder,
             args.game,
             args.players,
+            calibration=args.calibration,
+            templates_dir=args.templates,
             detect=truth,
-            templates_dir=args.templates or setup.templates_dir,
-            card_size_px=setup.card_size_px,
-            zones=setup.zones,
             on_frame=truth.at if truth is not None else None,
         )
-    except (SourceError, TemplateError, ScorerError, CalibrationError, OSError) as error:
+    except (SourceError, ScorerError, OSError) as error:
         print(f"octotable replay: {error}", file=sys.stderr)
         return 1
     for outcome in result.flagged:
