@@ -38,7 +38,12 @@ DEFAULT_REPLAY_FPS = 10.0
 DEFAULT_DEMO_DIR = Path(__file__).resolve().parent.parent / "webui" / "data" / "demo"
 """The built-in demo replay folder that ``auto`` falls back to (shipped with the web page)."""
 
+DEMO_CALIBRATION = DEFAULT_DEMO_DIR / "calibration.toml"
+"""The calibration of the demo's table (card size, seats): use it when playing the demo without one."""
+
 __all__ = [
+    "DEFAULT_DEMO_DIR",
+    "DEMO_CALIBRATION",
     "LIVE",
     "OFFLINE",
     "Backoff",

@@ -55,3 +55,12 @@ def test_quiet_folder_through_the_scanner_yields_no_event(name: str) -> None:
     run = replay_with_scanner(name)
     assert run.game.events == ()
     assert run.flagged == []
+
+
+@pytest.mark.slow
+def test_the_pages_demo_through_the_scanner_with_its_calibration_gives_its_log() -> None:
+    from scanner.sources import DEFAULT_DEMO_DIR, DEMO_CALIBRATION
+
+    game = parse_log((DEFAULT_DEMO_DIR / "expected.log").read_text(encoding="utf-8"))
+    run = replay_folder(DEFAULT_DEMO_DIR, "octoplus", 3, calibration=str(DEMO_CALIBRATION))
+    assert list(run.game.events) == list(game.events)
