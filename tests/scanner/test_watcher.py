@@ -484,3 +484,32 @@ def test_watcher_rejects_zones_for_another_number_of_seats() -> None:
 
     with pytest.raises(ValueError, match="3 seat zones for 4 seats"):
         Watcher(lambda im: [], deck=DeckKind.OKTRIS, seats=4, zones=AngleZones(3, (0.0, 0.0)))
+
+
+def test_the_frame_of_a_reading_is_kept_as_its_snapshot_and_old_ones_are_dropped() -> None:
+    table = Table()
+    table.show(4)
+    for i, text in enumerate(("1", "2", "3")):
+        play(table, octo(text), rect(150 + 5 * i, 115 + 4 * i))
+    watcher = pile_watcher(table, snapshots=2)
+    seen = [o for _, o in run(table, watcher)]
+    first, *_, last = [o for o in seen if isinstance(o, PileCard)]
+    kept = watcher.snapshot(last.frame_index)
+    assert kept is not None
+    assert kept.shape == (H, W, 3)
+    assert watcher.snapshot(first.frame_index) is None
+
+
+def test_detector_of_a_scanner_returns_its_detections() -> None:
+    from scanner.watcher import detector_of
+
+    found = (Detection(octo("4"), 0.8, rect(10, 10)),)
+
+    class Result:
+        detections = found
+
+    class FakeScanner:
+        def scan(self, image: Image) -> Result:
+            return Result()
+
+    assert detector_of(FakeScanner())(np.zeros((4, 4, 3), np.uint8)) == found
