@@ -1,0 +1,54 @@
+"""Colour cues of card identification: the colour of a region's ink, and whether a card is seen in colour.
+
+A grey photo shows red ink grey, so the cues only ever take score away from
+cards whose ink colour contradicts a colour photo (see ``IdentifyParams.colour_penalty``).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner.identify_params import IdentifyParams, Region
+from scanner.types import Image
+from scorer.cards import Card, StdCard
+
+
+def grey(image: Image) -> Image:
+    """``image`` as one grey channel (a grey image is returned as it is)."""
+    if image.ndim == 2:
+        return image
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+
+
+def redness(bgr: Image, params: IdentifyParams) -> float:
+    """How red the ink of ``bgr`` is: 0 for black or grey ink, up to 1 for pure red.
+
+    The ink is the darkest ``ink_quantile`` of the pixels (by grey value).
+    """
+    if bgr.ndim != 3 or bgr.size == 0:
+        return 0.0
+    pixels = bgr.reshape(-1, 3).astype(np.float32)
+    lightness = pixels.sum(axis=1)
+    count = max(1, round(params.ink_quantile * len(lightness)))
+    ink = pixels[np.argpartition(lightness, count - 1)[:count]]
+    red = ink[:, 2] - np.maximum(ink[:, 0], ink[:, 1])
+    return float(np.clip(red.mean() / 255.0, 0.0, 1.0))
+
+
+def chroma(image: Image) -> float:
+    """Mean colourfulness (largest minus smallest channel) of a BGR card, on every 4th pixel."""
+    b, g, r = cv2.split(np.ascontiguousarray(image[::4, ::4]))
+    spread = cv2.absdiff(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    return float(cv2.mean(spread)[0])
+
+
+def is_black(card: Card, image: Image, area: Region, params: IdentifyParams) -> bool:
+    """Whether ``card`` is printed in black (or blue) ink: a standard card by its suit, an
+    Octoplus template by the ink of ``area`` in its face ``image``."""
+    if isinstance(card, StdCard):
+        return not card.suit.is_red
+    return redness(image[area.y0 : area.y1, area.x0 : area.x1], params) <= params.red_ink
+
+
+__all__ = ["chroma", "grey", "is_black", "redness"]
