@@ -6,7 +6,9 @@ Frames are rendered scenes (``scanner.scenes``) of separate cards of the
 Oktris deck on green felt, seen slightly tilted, with the renderer's default
 light, blur and noise.  Every frame is scanned ``--repeat`` times after a
 warm-up; the figures are medians over all scans of the whole pipeline (find and
-identify every card, ``Scanner.scan``) and of finding alone (``find_cards``).
+identify every card, ``Scanner.scan``), of finding alone (``find_cards``) and of the
+finder's fixed cost per frame, its work image (``make_work``: scaling, Lab, table
+estimate, edges).
 OpenCV runs on one thread (``cv2.setNumThreads(1)``).
 """
 
@@ -22,6 +24,7 @@ import cv2
 import numpy as np
 
 from scanner.find import find_cards
+from scanner.find_work import make_work
 from scanner.scan import Scanner
 from scanner.scenes import Camera, PlacedCard, Scene, render
 from scorer.cards import DeckKind, oktris_deck
@@ -74,13 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"median ms per 1280x720 frame, one core, {FRAMES} frames x {args.repeat} scans each")
     print(f"load average at start: {load:.1f}")
-    print(f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8}")
+    print(f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8} {'work ms':>8}")
     for count in COUNTS:
         images = frames(count, seed=count)
         found = statistics.median(len(scanner.scan(image).detections) for image in images)
         scan_ms = _median_ms(scanner.scan, images, args.repeat)
         find_ms = _median_ms(lambda image: find_cards(image, params), images, args.repeat)
-        print(f"{count:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f}")
+        work_ms = _median_ms(lambda image: make_work(image, params), images, args.repeat)
+        print(f"{count:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f} {work_ms:>8.2f}")
     return 0
 
 
