@@ -1,8 +1,10 @@
 """The JSON-able snapshot of a game that the page shows (``snapshot(game)``).
 
-Every key is present for both games (``None`` where a key means nothing for the
-game), so a page can render either without guessing.  Seats are 1-based; texts
-name players by name.  The keys are documented in ``docs/scorer-api.md``.
+The common keys are present for both games; what belongs to one game only sits
+under its name (``snapshot["octoplus"]`` or ``snapshot["oktris"]``).  Seats are
+1-based; words shown to people name players by name and cards as ``7♥``.  The
+keys are documented in ``docs/scorer-api.md``.  Nothing here raises for a game
+built by :class:`scorer.game.Game`.
 """
 
 from __future__ import annotations
@@ -13,22 +15,59 @@ import re
 from typing import Any
 
 from scorer.cards import OctoCard, StdCard
+from scorer.events import Adjust, Event, Give, Play, Reveal, TakeChain, Trick, TurnUp, Undone
 from scorer.game import Game
 from scorer.octoplus import OctoplusState
 from scorer.oktris import OktrisState
 from scorer.sheet import ScoreSheet
 
-_SEAT_WORD = re.compile(r"\bseat (\d+)\b")
+RECENT_EVENTS = 12
+"""How many of the latest events the snapshot lists (for undo and the history)."""
+
+_SEAT_WORD = re.compile(r"\bseats? (\d+)\b")
+_STD_CARD = re.compile(r"\b([A2-9TJQK])([SHDC])\b")
 
 
 def with_names(text: str, players: tuple[str, ...]) -> str:
-    """``text`` with every ``seat N`` replaced by that player's name."""
+    """``text`` with every "seat N" replaced by that player's name, cards as ``7♥`` and ``->`` as an arrow."""
 
     def name(match: re.Match[str]) -> str:
         seat = int(match.group(1))
         return players[seat - 1] if 1 <= seat <= len(players) else match.group(0)
 
-    return _SEAT_WORD.sub(name, text)
+    out = _SEAT_WORD.sub(name, text)
+    out = _STD_CARD.sub(lambda m: StdCard.parse(m.group(0)).pretty, out).replace("->", "→")
+    return out[:1].upper() + out[1:]
+
+
+def card_text(card: OctoCard | StdCard) -> str:
+    """A card as shown to people: ``7♥``, ``+2``, ``Pass``."""
+    return card.pretty
+
+
+def event_words(event: Event, players: tuple[str, ...]) -> str:
+    """One event in words, with names: "Ana plays 5 3", "Undo of #12"."""
+
+    def who(seat: int) -> str:
+        return players[seat - 1] if 1 <= seat <= len(players) else f"seat {seat}"
+
+    if isinstance(event, TurnUp):
+        return f"Turned up {card_text(event.card)}"
+    if isinstance(event, Play):
+        return f"{who(event.seat)} plays {' '.join(card_text(c) for c in event.cards)}"
+    if isinstance(event, Give):
+        return f"{who(event.seat)} gives a card to {who(event.to)}"
+    if isinstance(event, TakeChain):
+        return f"{who(event.seat)} takes the +2 chain"
+    if isinstance(event, Reveal):
+        shown = " ".join(card_text(c) for c in event.cards) or "no cards"
+        return f"{who(event.seat)} shows {shown}"
+    if isinstance(event, Trick):
+        return "Trick " + "  ".join(f"{who(i)} {card_text(c)}" for i, c in enumerate(event.cards, start=1))
+    if isinstance(event, Undone):
+        return f"Undo of #{event.target}"
+    assert isinstance(event, Adjust)
+    return f"{who(event.seat)} {event.points:+d}: {event.reason}"
 
 
 def jsonable(value: Any) -> Any:
@@ -49,9 +88,9 @@ def jsonable(value: Any) -> Any:
 
 
 def sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
-    """The score sheet with every cell's rule and the adjustments, for the page."""
+    """The score sheet with the rule that changed each cell and the adjustments, with names."""
     return {
-        "rounds": [[{"points": c.points, "rule": c.rule} for c in row] for row in sheet.rounds],
+        "rounds": [[{"points": cell.points, "rule": cell.rule} for cell in row] for row in sheet.rounds],
         "adjustments": [
             {
                 "seq": a.seq,
@@ -63,87 +102,104 @@ def sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
             for a in sheet.adjustments
         ],
         "totals": list(sheet.totals),
-    }
-
-
-def _common(game: Game) -> dict[str, Any]:
-    sheet = game.score_sheet()
-    state = game.state
-    return {
-        "game": game.name,
-        "players": list(game.players),
-        "phase": None,
-        "to_move": state.to_move,
-        "dealer": None,
-        "round": None,
-        "deal": None,
-        "trick": None,
-        "last_trick": None,
-        "base": None,
-        "running_total": None,
-        "chain": None,
-        "top": None,
-        "mode": None,
-        "streaks": None,
-        "hand_sizes": None,
-        "draw_pile": None,
-        "awaiting_give": None,
-        "last_play": with_names(state.last_play, game.players),
-        "draws_owed": None,
-        "sheet": sheet_json(sheet),
-        "totals": list(sheet.totals),
         "finished": sheet.finished,
         "winners": list(sheet.winners),
-        "winner_names": [game.players[s - 1] for s in sheet.winners],
-        "allowed": jsonable(game.allowed()),
-        "seq": game.seq,
     }
 
 
-def _octoplus(view: dict[str, Any], state: OctoplusState, players: tuple[str, ...]) -> None:
-    owed = None
-    if state.last_draw is not None:
-        seat, cards = state.last_draw
-        owed = {"seat": seat, "player": players[seat - 1], "cards": cards}
-    view.update(
-        phase=state.phase.value,
-        dealer=state.dealer,
-        round=state.round_no,
-        base=state.base,
-        running_total=state.effective_base,
-        chain=state.chain,
-        top=None if state.top is None else str(state.top),
-        hand_sizes=list(state.hand_sizes),
-        draw_pile=state.draw_pile,
-        awaiting_give=state.awaiting_give,
-        draws_owed=owed,
-    )
+def standings(sheet: ScoreSheet, low_wins: bool) -> list[dict[str, Any]]:
+    """Players ordered best first (lowest total for Octoplus, highest for Oktris), with their places."""
+    order = sorted(range(len(sheet.players)), key=lambda i: sheet.totals[i] if low_wins else -sheet.totals[i])
+    rows: list[dict[str, Any]] = []
+    for position, index in enumerate(order):
+        place = position + 1
+        if rows and rows[-1]["total"] == sheet.totals[index]:
+            place = rows[-1]["place"]
+        rows.append(
+            {"seat": index + 1, "name": sheet.players[index], "total": sheet.totals[index], "place": place}
+        )
+    return rows
 
 
-def _oktris(view: dict[str, Any], state: OktrisState) -> None:
-    streaks = [0] * state.players
-    if state.current_run is not None:
-        streaks[state.current_run.seat - 1] = state.current_run.length
-    last = state.last_trick
-    view.update(
-        phase="finished" if state.finished else ("tiebreak" if state.tiebreak else "trick"),
-        round=state.deal_no,
-        deal=state.deal_no,
-        trick=state.trick_no,
-        last_trick=None
+def recent_events(game: Game, count: int = RECENT_EVENTS) -> list[dict[str, Any]]:
+    """The latest ``count`` events, newest first, in words and with whether each may still be undone."""
+    return [
+        {
+            "seq": e.seq,
+            "words": event_words(e, game.players),
+            "undone": game.is_undone(e.seq),
+            "source": e.source.value,
+            "note": e.note,
+            "undoable": not isinstance(e, Undone) and not game.is_undone(e.seq),
+        }
+        for e in reversed(game.events[-count:])
+    ]
+
+
+def _octoplus(s: OctoplusState, players: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "phase": s.phase.value,
+        "round": s.round_no,
+        "dealer": s.dealer,
+        "base": s.base,
+        "chain": s.chain,
+        "running": s.effective_base,
+        "top": None if s.top is None else card_text(s.top),
+        "hand_sizes": list(s.hand_sizes),
+        "draw_pile": s.draw_pile,
+        "awaiting_give": s.awaiting_give,
+        "owed": None
+        if s.last_draw is None
+        else {"seat": s.last_draw[0], "player": players[s.last_draw[0] - 1], "cards": s.last_draw[1]},
+        "went_out": s.went_out,
+        "reveal_seats": list(s.reveal_seats),
+    }
+
+
+def _oktris(s: OktrisState) -> dict[str, Any]:
+    last = s.last_trick
+    return {
+        "phase": "finished" if s.finished else ("tiebreak" if s.tiebreak else "trick"),
+        "deal": s.deal_no,
+        "trick": s.trick_no,
+        "mode": s.mode.value,
+        "tiebreak": s.tiebreak,
+        "tricks": [[card_text(c) for c in trick] for trick in s.tricks_this_deal],
+        "trick_winners": list(s.winners_this_deal),
+        "run": None
+        if s.current_run is None
+        else {"seat": s.current_run.seat, "length": s.current_run.length},
+        "deal_points": list(s.deal_points),
+        "last_trick": None
         if last is None
-        else {"cards": [str(c) for c in last.cards], "winner": last.winner, "mode": last.mode.value},
-        mode=state.mode.value,
-        streaks=streaks,
-    )
+        else {"cards": [card_text(c) for c in last.cards], "winner": last.winner, "mode": last.mode.value},
+    }
 
 
-def snapshot(game: Game) -> dict[str, Any]:
-    """The page's view of ``game`` as JSON-able data (keys in ``docs/scorer-api.md``)."""
-    view = _common(game)
+def snapshot(game: Game, recent: int = RECENT_EVENTS) -> dict[str, Any]:
+    """The page's view of ``game`` as JSON-able data (keys in ``docs/scorer-api.md``).
+
+    ``recent`` is how many of the latest events the ``recent`` list holds.
+    """
+    sheet = game.score_sheet()
+    players = game.players
+    low_wins = game.name == "octoplus"
     state = game.state
-    if isinstance(state, OctoplusState):
-        _octoplus(view, state, game.players)
-    elif isinstance(state, OktrisState):
-        _oktris(view, state)
+    view: dict[str, Any] = {
+        "game": game.name,
+        "players": list(players),
+        "to_move": game.to_move,
+        "finished": game.finished,
+        "winners": [players[s - 1] for s in sheet.winners],
+        "low_wins": low_wins,
+        "totals": list(sheet.totals),
+        "last_play": with_names(state.last_play, players) if state.last_play else "",
+        "standings": standings(sheet, low_wins),
+        "sheet": sheet_json(sheet),
+        "recent": recent_events(game, recent),
+        "seq": game.seq,
+    }
+    own = _octoplus(state, players) if isinstance(state, OctoplusState) else _oktris(state)
+    own["allowed"] = jsonable(game.allowed())
+    view[game.name] = own
     return view

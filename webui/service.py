@@ -21,9 +21,9 @@ from scorer.cards import DeckKind
 from scorer.errors import IllegalPlayError, NotationError, ScorerError
 from scorer.events import Adjust, Event, Source, Undone
 from scorer.game import GAMES, Game, rules_for
+from scorer.view import event_words, snapshot
 from webui.codec import EventFormatError, event_from_json, event_to_json
 from webui.store import EventStore, GameRecord, StoreError
-from webui.tableview import event_words, table_view
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +183,7 @@ class GameService:
         return result
 
     def _snapshot(self) -> dict[str, Any]:
-        view = table_view(self._game)
+        view = snapshot(self._game)
         view["version"] = self._version
         view["game_id"] = self._record.id
         view["options"] = dict(self._record.options)

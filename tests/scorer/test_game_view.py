@@ -1,4 +1,4 @@
-"""The page snapshot: every key for both games, names instead of seats, plain JSON."""
+"""The page snapshot: common keys for both games, each game's own under its name, names for seats."""
 
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ from scorer.simulate import simulate
 from scorer.view import jsonable, snapshot, with_names
 
 KEYS = {
-    "game", "players", "phase", "to_move", "dealer", "round", "deal", "trick", "last_trick", "base",
-    "running_total", "chain", "top", "mode", "streaks", "hand_sizes", "draw_pile", "awaiting_give",
-    "last_play", "draws_owed", "sheet", "totals", "finished", "winners", "winner_names", "allowed", "seq",
+    "game", "players", "to_move", "finished", "winners", "low_wins", "totals", "last_play", "standings",
+    "sheet", "recent", "seq",
 }  # fmt: skip
 
 
@@ -36,17 +35,19 @@ def test_octoplus_snapshot_shows_the_chain_running_total_and_draws() -> None:
     game.apply(TurnUp(OctoCard.number(5)))
     game.apply(Play(1, octo("+2")))
     view = snapshot(game)
-    assert set(view) == KEYS
-    assert (view["phase"], view["to_move"], view["dealer"], view["round"]) == ("play", 2, 1, 1)
-    assert (view["base"], view["chain"], view["running_total"], view["top"]) == (5, 1, 7, "+2")
-    assert view["hand_sizes"] == [7, 8, 8]
+    assert set(view) == KEYS | {"octoplus"}
+    own = view["octoplus"]
+    assert (own["phase"], view["to_move"], own["dealer"], own["round"]) == ("play", 2, 1, 1)
+    assert (own["base"], own["chain"], own["running"], own["top"]) == (5, 1, 7, "+2")
+    assert own["hand_sizes"] == [7, 8, 8]
     assert view["last_play"].startswith("Ana: +2")
-    assert view["allowed"]["seat"] == 2 and view["allowed"]["take_chain"] is True
-    assert view["allowed"]["pass"] is False
+    assert own["allowed"]["seat"] == 2 and own["allowed"]["take_chain"] is True
+    assert own["allowed"]["pass"] is False
     game.apply(Play(2, octo("4")))  # 5 + 2 + 4 = 11: Ben draws 3
     view = snapshot(game)
-    assert view["draws_owed"] == {"seat": 2, "player": "Ben", "cards": 3}
-    assert view["running_total"] == 4 and view["chain"] == 0
+    own = view["octoplus"]
+    assert own["owed"] == {"seat": 2, "player": "Ben", "cards": 3}
+    assert own["running"] == 4 and own["chain"] == 0
     assert view["seq"] == 3
 
 
@@ -56,16 +57,17 @@ def test_oktris_snapshot_shows_trick_mode_and_streaks() -> None:
     game.apply(Trick((StdCard.parse("3D"), StdCard.parse("4H"))))
     game.apply(Adjust(2, 3, "missed a trick"))
     view = snapshot(game)
-    assert set(view) == KEYS
-    assert (view["phase"], view["deal"], view["trick"], view["mode"]) == ("trick", 1, 3, "low")
-    assert view["streaks"] == [2, 0]
-    assert view["last_trick"] == {"cards": ["3D", "4H"], "winner": 1, "mode": "low"}
+    assert set(view) == KEYS | {"oktris"}
+    own = view["oktris"]
+    assert (own["phase"], own["deal"], own["trick"], own["mode"]) == ("trick", 1, 3, "low")
+    assert own["run"] == {"seat": 1, "length": 2}
+    assert own["last_trick"] == {"cards": ["3♦", "4♥"], "winner": 1, "mode": "low"}
     assert view["totals"] == [4, 3]
     assert view["sheet"]["adjustments"] == [
         {"seq": 3, "seat": 2, "player": "Ben", "points": 3, "reason": "missed a trick"}
     ]
-    assert view["allowed"]["cards_needed"] == 2
-    assert sorted(view["allowed"]["excluded"]) == ["2C", "3D", "4H", "8C"]
+    assert own["allowed"]["cards_needed"] == 2
+    assert sorted(own["allowed"]["excluded"]) == ["2C", "3D", "4H", "8C"]
 
 
 def test_finished_snapshots_are_plain_json_with_winners_and_rule_cells() -> None:
@@ -73,8 +75,8 @@ def test_finished_snapshots_are_plain_json_with_winners_and_rule_cells() -> None
         game = simulate(rules, players, random.Random(11))
         view = snapshot(game)
         assert json.loads(json.dumps(view)) == view
-        assert view["finished"] is True and view["phase"] == "finished"
-        assert view["winner_names"] == [game.players[s - 1] for s in view["winners"]]
+        assert view["finished"] is True and view[game.name]["phase"] == "finished"
+        assert view["winners"] == [game.players[s - 1] for s in view["sheet"]["winners"]]
         cells = [cell for row in view["sheet"]["rounds"] for cell in row]
         assert cells and all(set(cell) == {"points", "rule"} for cell in cells)
 

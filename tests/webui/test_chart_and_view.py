@@ -5,8 +5,8 @@ from __future__ import annotations
 from scorer.cards import OctoCard
 from scorer.events import Adjust, Give, Play, TakeChain, Trick, TurnUp, Undone
 from scorer.sheet import Adjustment, ScoreCell, ScoreSheet
+from scorer.view import event_words, standings, with_names
 from webui.chart import running_totals, score_chart_svg
-from webui.tableview import event_words, standings, with_names
 
 PLAYERS = ("Ana", "Ben", "Cleo")
 
