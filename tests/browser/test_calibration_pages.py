@@ -7,45 +7,22 @@ browser).  The camera is a scripted provider of the recorded calibration frames.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from flask import Flask
 
 from calibration.config import load
 from calibration.wizard import Wizard
 from scanner.types import Image
-from webui.app import create_app
 from webui.calibration_views import install_wizard
-from webui.config import ServeConfig
-from webui.context import EXTENSION, Table
-from webui.server import BackgroundServer, start_background
+from webui.server import BackgroundServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-PIN = "1357"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "calibration"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs the system Chromium at /usr/bin/chromium"),
-]
 
 
 def frame(name: str) -> Image:
@@ -73,24 +50,11 @@ def camera() -> ScriptedCamera:
 
 
 @pytest.fixture
-def server(tmp_path: Path, camera: ScriptedCamera) -> Iterator[BackgroundServer]:
-    app = create_app(ServeConfig(data_dir=tmp_path, pin=PIN, camera=False, players=4))
-    install_wizard(app, Wizard(tmp_path / "calibration.toml", camera))
-    running = start_background(app, threads=16)
-    yield running
-    running.stop()
-    table: Table = app.extensions[EXTENSION]
-    table.service.store.close()
+def server(serve: Callable[..., BackgroundServer], camera: ScriptedCamera) -> BackgroundServer:
+    def wizard(app: Flask, folder: Path) -> None:
+        install_wizard(app, Wizard(folder / "calibration.toml", camera))
 
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    return serve(players=4, install=wizard)
 
 
 def drag(page: Any, selector: str, dx: float, dy: float) -> None:
@@ -104,9 +68,9 @@ def drag(page: Any, selector: str, dx: float, dy: float) -> None:
 
 
 def test_the_calibration_wizard_is_walked_on_a_phone(
-    server: BackgroundServer, browser: Any, camera: ScriptedCamera, tmp_path: Path
+    server: BackgroundServer, phone_page: Callable[..., Any], pin: str, camera: ScriptedCamera, tmp_path: Path
 ) -> None:
-    page = browser.new_context(**PHONE).new_page()
+    page = phone_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
 
@@ -114,13 +78,13 @@ def test_the_calibration_wizard_is_walked_on_a_phone(
     page.goto(server.url + "/calibrate")
     page.wait_for_selector("#cal-locked")
     page.goto(server.url + "/setup")
-    page.fill("#setup-pin", PIN)
+    page.fill("#setup-pin", pin)
     page.locator(".pin-form button[type=submit]").click()
     page.wait_for_url(server.url + "/setup")
     page.click("#calibrate-link")  # the Setup page leads to the wizard
     page.wait_for_url(server.url + "/calibrate")
     assert page.locator("#cal-locked").count() == 0
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
     # 1 camera: the picture is checked and judged good.
     page.click("#cal-check")

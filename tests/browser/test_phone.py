@@ -9,59 +9,21 @@ watching phone's view to ``docs/phone-view.png`` (light) and
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from webui.app import create_app
-from webui.config import ServeConfig
 from webui.context import EXTENSION, Table
-from webui.server import BackgroundServer, start_background
+from webui.server import BackgroundServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-PIN = "2468"
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs the system Chromium at /usr/bin/chromium"),
-]
-
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[BackgroundServer]:
-    app = create_app(ServeConfig(data_dir=tmp_path, pin=PIN, camera=False, players=2))
-    running = start_background(app, threads=16)
-    yield running
-    running.stop()
-    table: Table = app.extensions[EXTENSION]
-    table.service.store.close()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+def server(serve: Callable[..., BackgroundServer]) -> BackgroundServer:
+    return serve(players=2)
 
 
 def tap(page: Any, selector: str) -> None:
@@ -69,17 +31,17 @@ def tap(page: Any, selector: str) -> None:
 
 
 def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
-    server: BackgroundServer, browser: Any, tmp_path: Path
+    server: BackgroundServer, phone_page: Callable[..., Any], pin: str, tmp_path: Path
 ) -> None:
-    scorer_phone = browser.new_context(**PHONE, color_scheme="light").new_page()
-    watcher_phone = browser.new_context(**PHONE, color_scheme="light").new_page()
+    scorer_phone = phone_page(color_scheme="light")
+    watcher_phone = phone_page(color_scheme="light")
     errors: list[str] = []
     for page in (scorer_phone, watcher_phone):
         page.on("pageerror", lambda error: errors.append(str(error)))
 
     # The scorer unlocks with the PIN on the setup page and starts a short Octoplus game.
     scorer_phone.goto(server.url + "/setup")
-    scorer_phone.fill("#setup-pin", PIN)
+    scorer_phone.fill("#setup-pin", pin)
     tap(scorer_phone, "form.pin-form button")
     scorer_phone.wait_for_url(server.url + "/setup")
     scorer_phone.check("input[value=octoplus]")
@@ -139,7 +101,7 @@ def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
 
     out = DOCS if os.environ.get("OCTOTABLE_WRITE_SCREENSHOT") == "1" else tmp_path
     watcher_phone.screenshot(path=str(out / "phone-view.png"), full_page=True)
-    dark = browser.new_context(**PHONE, color_scheme="dark").new_page()
+    dark = phone_page(color_scheme="dark")
     dark.goto(server.url + "/")
     dark.wait_for_selector("#chart svg polyline", state="attached")
     dark.screenshot(path=str(tmp_path / "phone-view-dark.png"), full_page=True)
@@ -147,11 +109,11 @@ def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
 
 
 def test_the_page_resyncs_after_being_hidden_and_polls_when_the_stream_is_refused(
-    server: BackgroundServer, browser: Any
+    server: BackgroundServer, phone_page: Callable[..., Any]
 ) -> None:
     from playwright.sync_api import Route
 
-    page = browser.new_context(**PHONE).new_page()
+    page = phone_page()
     refused = {"count": 0}
 
     def refuse(route: Route) -> None:
@@ -173,7 +135,7 @@ def test_the_page_resyncs_after_being_hidden_and_polls_when_the_stream_is_refuse
 
 
 def test_a_hidden_page_closes_its_stream_and_resyncs_when_shown_again(
-    server: BackgroundServer, browser: Any
+    server: BackgroundServer, phone_page: Callable[..., Any]
 ) -> None:
     import time
 
@@ -181,7 +143,7 @@ def test_a_hidden_page_closes_its_stream_and_resyncs_when_shown_again(
     from scorer.events import TurnUp
 
     table: Table = server.app.extensions[EXTENSION]
-    page = browser.new_context(**PHONE).new_page()
+    page = phone_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#live.on")
     assert table.streams == 1
