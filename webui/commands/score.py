@@ -60,6 +60,18 @@ def render_sheet(sheet: ScoreSheet) -> str:
     return "\n".join(lines) + "\n"
 
 
+def write_sheet(sheet: ScoreSheet, *, as_json: bool, comment: bool = False) -> None:
+    """Print the score sheet: one JSON object (``sheet.to_json()``) or the table of :func:`render_sheet`,
+    as ``# `` comment lines with ``comment`` (so that the table can follow a game log)."""
+    if as_json:
+        sys.stdout.write(json.dumps(sheet.to_json(), ensure_ascii=False) + "\n")
+        return
+    table = render_sheet(sheet)
+    if comment:
+        table = "".join(f"# {line}".rstrip() + "\n" for line in table.splitlines())
+    sys.stdout.write(table)
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay the log; print the sheet.  Exit code 1 for an unreadable or bad log."""
     try:
@@ -72,9 +84,5 @@ def run(args: argparse.Namespace) -> int:
     except LogError as error:
         sys.stderr.write(f"octotable score: {args.log}: {error}\n")
         return 1
-    sheet = game.score_sheet()
-    if args.json:
-        sys.stdout.write(json.dumps(sheet.to_json(), ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(render_sheet(sheet))
+    write_sheet(game.score_sheet(), as_json=args.json)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 
@@ -11,7 +10,7 @@ from scorer.errors import ScorerError
 from scorer.game import GAMES, rules_for
 from scorer.notation import format_log
 from scorer.simulate import simulate
-from webui.commands.score import render_sheet
+from webui.commands.score import write_sheet
 
 HELP = "play a random legal game and print its game log and score sheet"
 
@@ -48,10 +47,7 @@ def run(args: argparse.Namespace) -> int:
     except ScorerError as error:
         sys.stderr.write(f"octotable simulate: {error}\n")
         return 2
-    sheet = game.score_sheet()
-    if args.json:
-        sys.stdout.write(json.dumps(sheet.to_json(), ensure_ascii=False) + "\n")
-    else:
-        table = "".join(f"# {line}".rstrip() + "\n" for line in render_sheet(sheet).splitlines())
-        sys.stdout.write(format_log(game) + "#\n" + table)
+    if not args.json:
+        sys.stdout.write(format_log(game) + "#\n")
+    write_sheet(game.score_sheet(), as_json=args.json, comment=True)
     return 0
