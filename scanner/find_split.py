@@ -347,9 +347,9 @@ def whole_card_size(
 
     Card sizes from ``min_short`` to ``max_short`` in steps of ``size_ladder_step`` are
     tried on every corner; the card on top of a pile shows all four sides as edges,
-    a card placed at the wrong size does not.  The best hypothesis lying on card
-    pixels (``whole_inside``) whose outline shows along at least ``whole_support`` of
-    it gives the size.
+    a card placed at the wrong size does not.  Of the hypotheses lying on card pixels
+    (``whole_inside``) whose outline shows along at least ``whole_support`` of it and
+    whose size is at least ``whole_largest`` of the largest such, the best gives the size.
     """
     if not corners or min_short <= 0 or max_short < min_short:
         return None
@@ -360,5 +360,11 @@ def whole_card_size(
     ]
     if not whole:
         return None
-    best = max(whole, key=lambda h: h.score).quad
-    return min(float(np.hypot(*(best[1] - best[0]))), float(np.hypot(*(best[3] - best[0]))))
+    # A frame printed on a face is a smaller card-shaped outline inside the card: only the
+    # hypotheses near the largest size compete, the best of them gives the size.
+    sizes = [
+        min(float(np.hypot(*(h.quad[1] - h.quad[0]))), float(np.hypot(*(h.quad[3] - h.quad[0]))))
+        for h in whole
+    ]
+    largest = max(sizes)
+    return max((h.score, s) for h, s in zip(whole, sizes, strict=True) if s >= largest * p.whole_largest)[1]

@@ -76,7 +76,9 @@ class FindParams:
         size_ladder_step, whole_inside, whole_support: with no lone card and no known size, card
             sizes in relative steps of ``size_ladder_step`` are tried on every corner and the card
             lying on card pixels (``whole_inside``) whose outline shows best, along at least
-            ``whole_support`` of it (the top card of a pile), gives the size.
+            ``whole_support`` of it (the top card of a pile), gives the size; of those, only the ones
+            at least ``whole_largest`` of the largest's size compete (a frame printed on a face is a
+            smaller card-shaped outline).
         arm_slack: an arm may exceed the card side it is taken for by this fraction.
         min_inside: a card rebuilt from a corner lies at least this much on card pixels.
         min_support: ... and at least this fraction of its outline shows as an edge.
@@ -141,6 +143,7 @@ class FindParams:
     size_ladder_step: float = 0.06
     whole_inside: float = 0.9
     whole_support: float = 0.8
+    whole_largest: float = 0.7
     size_steps: tuple[float, ...] = (-0.1, 0.1)
     min_inside: float = 0.85
     min_support: float = 0.4
@@ -260,6 +263,7 @@ class FindParams:
         _check("find.size_ladder_step", self.size_ladder_step, 0.01, 1.0)
         _check("find.whole_inside", self.whole_inside, 0.0, 1.0)
         _check("find.whole_support", self.whole_support, 0.0, 1.0)
+        _check("find.whole_largest", self.whole_largest, 0.0, 1.0)
         if not isinstance(self.size_steps, tuple) or len(self.size_steps) > 8:
             raise ValueError(f"find.size_steps must be a tuple of at most 8 numbers, got {self.size_steps!r}")
         for step in self.size_steps:

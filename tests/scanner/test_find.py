@@ -210,6 +210,7 @@ def test_warp_card_rejects_corners_that_are_not_four_points() -> None:
         ("aspect_tolerance", math.nan),
         ("size_ladder_step", 0.0),
         ("whole_support", 1.5),
+        ("whole_largest", -0.1),
     ],
 )
 def test_bad_find_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
