@@ -77,6 +77,8 @@
       .catch(function (error) { toast(error.message); throw error; });
   }
   function sendEvent(event) { return send("/api/event", event); }
+  /* What the other page scripts (calibration.js, loaded after this one) share. */
+  window.octotable = { toast: toast, post: post };
 
   /* ---- live connection ----------------------------------------------------- */
   var source = null, pollTimer = null, retryTimer = null;

@@ -4,7 +4,6 @@
 
   var $ = function (sel) { return document.querySelector(sel); };
   var SVG = "http://www.w3.org/2000/svg";
-  var csrf = document.body.dataset.csrf;
   var wizard = JSON.parse($("#calibration-initial").textContent);
   var cal = wizard.calibration;
   var frame = { width: cal.width, height: cal.height };
@@ -12,27 +11,8 @@
   var seats = { players: cal.seats.players, centre: cal.seats.centre.slice(), angles: cal.seats.angles.slice() };
   var capturing = false;
 
-  function toast(message, ok) {
-    var box = $("#toast");
-    if (!box) return;
-    box.textContent = message;
-    box.className = "toast " + (ok ? "ok" : "bad");
-    box.hidden = false;
-    setTimeout(function () { box.hidden = true; }, ok ? 2000 : 6000);
-  }
-
-  function post(url, data) {
-    return fetch(url, {
-      method: "POST", credentials: "same-origin", cache: "no-store",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify(data || {})
-    }).then(function (response) {
-      return response.json().catch(function () { return {}; }).then(function (json) {
-        if (!response.ok) throw new Error(json.error || "the server answered " + response.status);
-        return json;
-      });
-    });
-  }
+  /* The page script (app.js, loaded first) shares its toast and its CSRF-carrying POST. */
+  var toast = window.octotable.toast, post = window.octotable.post;
 
   function show(node, text, good) {
     node.textContent = text;
