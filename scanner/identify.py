@@ -39,7 +39,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
+from scanner.identify_face import read_face
 from scanner.identify_index import agree, read_index
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.templates import Templates, in_deck
@@ -73,6 +75,8 @@ class Identification:
     turned: bool = False
     part_scores: tuple[float, ...] = ()
     """The best card's correlation per part (rank and suit of a standard card; the centre)."""
+    face_score: float = 0.0
+    """The best card's whole-face correlation (low when the card is partly covered)."""
 
     @property
     def margin(self) -> float:
@@ -112,39 +116,65 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     image = check_card_image(card_image)
     p = params if params is not None else IdentifyParams()
     reading = read_index(image, templates, p)
-    card_scores = reading.scores
-    ranking = np.argsort(-card_scores)
-    best = int(ranking[0])
-    best_score = float(card_scores[best])
-    candidate = reading.order[best]
-    # a standard card carries its index in both corners: call it turned only when the
-    # bottom-right index reads clearly better
-    lead = p.min_margin if templates.deck is DeckKind.OKTRIS else 0.0
-    turned = bool(reading.turn_lead[best] > lead)
+    face = read_face(image, templates, p)
+    index_scores = reading.scores
+    best, second = _top_two(index_scores)
+    best_score = float(index_scores[best])
+    second_score = float(index_scores[second]) if second is not None else 0.0
     part_scores = tuple(float(v) for v in reading.parts[best])
-    if len(ranking) > 1:
-        second: Card | None = reading.order[int(ranking[1])]
-        second_score = float(card_scores[int(ranking[1])])
-    else:
-        second, second_score = None, 0.0
     clear = best_score - max(second_score, 0.0) >= p.min_margin
     if not clear and p.pair_margin > 0 and templates.deck is DeckKind.OKTRIS:
         clear = agree(reading, best, p)
-    accepted = (
-        in_deck(candidate, templates.deck)
-        and best_score >= p.min_score
-        and clear
-        and min(part_scores) >= p.min_part_score
-    )
+    accepted = best_score >= p.min_score and clear and min(part_scores) >= p.min_part_score
+    by_face = False
+    if not accepted:
+        # the whole face and the index agree on a card the face shows well
+        by_face = accepted = (
+            int(np.argmax(face.scores)) == best
+            and best_score >= p.agree_min_score
+            and float(face.scores[best]) >= p.agree_face_score
+        )
+    if not accepted and p.face_weight > 0:
+        blend = (1.0 - p.face_weight) * index_scores + p.face_weight * face.scores
+        blend_best, blend_second = _top_two(blend)
+        blend_score = float(blend[blend_best])
+        blend_lead = blend_score - (float(blend[blend_second]) if blend_second is not None else 0.0)
+        if blend_score >= p.blend_min_score and blend_lead >= p.blend_min_margin:
+            by_face = accepted = True
+            best, second = blend_best, blend_second
+            best_score = blend_score
+            second_score = float(blend[second]) if second is not None else 0.0
+            part_scores = tuple(float(v) for v in reading.parts[best])
+    candidate = reading.order[best]
+    least_part = p.face_min_part_score if by_face else p.min_part_score
+    accepted = accepted and in_deck(candidate, templates.deck) and min(part_scores) >= least_part
+    if by_face and float(face.scores[best]) >= p.agree_face_score:
+        turned = bool(face.turned[best])
+    else:
+        # a standard card carries its index in both corners: call it turned only when the
+        # bottom-right index reads clearly better
+        lead = p.min_margin if templates.deck is DeckKind.OKTRIS else 0.0
+        turned = bool(reading.turn_lead[best] > lead)
     return Identification(
         card=candidate if accepted else None,
         confidence=float(np.clip(best_score, 0.0, 1.0)),
-        runner_up=second,
+        runner_up=reading.order[second] if second is not None else None,
         runner_up_confidence=float(np.clip(second_score, 0.0, 1.0)),
         candidate=candidate,
         turned=turned,
         part_scores=part_scores,
+        face_score=float(face.scores[best]),
     )
+
+
+def _top_two(scores: npt.NDArray[np.float32]) -> tuple[int, int | None]:
+    """The indices of the best and the second-best score (``None`` when there is one)."""
+    if len(scores) < 2:
+        return 0, None
+    first, second = np.argpartition(-scores, 1)[:2]
+    if scores[second] > scores[first]:
+        first, second = second, first
+    return int(first), int(second)
 
 
 __all__ = ["Identification", "IdentifyInputError", "check_card_image", "identify"]

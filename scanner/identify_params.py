@@ -112,6 +112,27 @@ class IdentifyParams:
     """Subtracted from the score of a black card on red ink, and of a red card on black ink."""
     ink_quantile: float = 0.15
     """Fraction of the darkest pixels of a region taken as its ink for the colour cue."""
+    face_size: tuple[int, int] = (50, 70)
+    """``(w, h)`` to which the whole card is resampled for whole-face matching."""
+    face_blur: float = 0.7
+    """Gaussian blur (face pixels) before whole-face matching."""
+    face_highpass: float = 6.0
+    """Subtract a blur of this sigma (face pixels; 0 = off) before whole-face matching."""
+    face_colour_weight: float = 1.0
+    """Weight of the two colour-opponent channels against the grey one in a face vector (0: grey only)."""
+    face_weight: float = 0.3
+    """Share of the whole-face correlation in the blended score (the index or centre has the rest)."""
+    agree_min_score: float = 0.5
+    """A card that both the index (centre) and the whole face rank first is named when its
+    index score reaches this..."""
+    agree_face_score: float = 0.4
+    """...and its whole-face correlation reaches this (a covered card's face matches nothing)."""
+    face_min_part_score: float = 0.55
+    """Correlation every part (rank, suit) must reach for a card named with the whole face's help."""
+    blend_min_score: float = 0.5
+    """The best card of the blended score is named when it reaches this..."""
+    blend_min_margin: float = 0.02
+    """...and leads the next card of the blended score by this much."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -141,6 +162,15 @@ class IdentifyParams:
             "colour_present": (0.0, 255.0),
             "colour_penalty": (0.0, 2.0),
             "ink_quantile": (0.01, 0.9),
+            "face_blur": (0.0, 10.0),
+            "face_highpass": (0.0, 50.0),
+            "face_colour_weight": (0.0, 10.0),
+            "face_weight": (0.0, 1.0),
+            "agree_min_score": (-1.0, 2.0),
+            "agree_face_score": (-1.0, 2.0),
+            "blend_min_score": (-1.0, 2.0),
+            "face_min_part_score": (-1.0, 1.0),
+            "blend_min_margin": (0.0, 2.0),
         }
         for f in fields(self):
             value = getattr(self, f.name)
@@ -153,6 +183,18 @@ class IdentifyParams:
                     raise ValueError(
                         f"IdentifyParams.template_scales must be a non-empty tuple of sizes in [0.5, 2.0], "
                         f"got {value!r}"
+                    )
+                continue
+            if f.name == "face_size":
+                if (
+                    not isinstance(value, tuple)
+                    or len(value) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+                    or not (4 <= value[0] <= CARD_WIDTH and 4 <= value[1] <= CARD_HEIGHT)
+                ):
+                    raise ValueError(
+                        f"IdentifyParams.face_size must be (w, h) integers within 4..{CARD_WIDTH} and "
+                        f"4..{CARD_HEIGHT}, got {value!r}"
                     )
                 continue
             if f.name.endswith("_region"):

@@ -16,6 +16,8 @@ from scanner.types import Image
 from scorer.cards import DeckKind, OctoCard, StdCard, Suit
 
 PARAMS = IdentifyParams()
+INDEX_ONLY = replace(PARAMS, face_weight=0.0, agree_face_score=2.0)
+"""The index (centre) rule alone: the whole face never helps."""
 
 
 def face(card: StdCard | OctoCard) -> Image:
@@ -169,8 +171,8 @@ def test_confidence_and_runner_up_describe_the_choice() -> None:
 def test_two_agreeing_index_corners_name_a_card_whose_overall_lead_is_small() -> None:
     templates = Templates.builtin(DeckKind.OKTRIS)
     card = StdCard.parse("7S")
-    lead = identify(face(card), templates, PARAMS).margin
-    demanding = replace(PARAMS, min_margin=min(2.0, 1.5 * lead), pair_margin=0.5)
+    lead = identify(face(card), templates, INDEX_ONLY).margin
+    demanding = replace(INDEX_ONLY, min_margin=min(2.0, 1.5 * lead), pair_margin=0.5)
     assert identify(face(card), templates, demanding).card == card
     assert identify(face(card), templates, replace(demanding, pair_margin=0.0)).card is None
     one_corner = face(card).copy()
@@ -182,7 +184,7 @@ def test_a_demanding_threshold_gives_none_with_the_candidate_kept() -> None:
     templates = Templates.builtin(DeckKind.OKTRIS)
     card = StdCard.parse("3H")
     rng = np.random.default_rng(3)
-    answer = identify(camera_view(face(card), rng), templates, replace(PARAMS, min_margin=1.5))
+    answer = identify(camera_view(face(card), rng), templates, replace(INDEX_ONLY, min_margin=1.5))
     assert answer.card is None
     assert answer.candidate == card
 
@@ -214,6 +216,11 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("template_scales", ()),
         ("template_scales", (0.1,)),
         ("index_rank_region", (0, 0, 10, 10)),
+        ("face_size", (50,)),
+        ("face_size", (2, 70)),
+        ("face_size", (50.0, 70.0)),
+        ("face_weight", 1.5),
+        ("blend_min_margin", -0.1),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
