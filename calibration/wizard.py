@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import cv2
 import numpy as np
@@ -46,8 +46,38 @@ class WizardError(ValueError):
     """A wizard step that cannot be done now (no camera frame, nothing to capture, a bad value)."""
 
 
+def _pair(point: tuple[float, float]) -> list[float]:
+    return [round(point[0], 1), round(point[1], 1)]
+
+
 def _quad_json(quad: Quad | None) -> list[list[float]] | None:
-    return None if quad is None else [[round(x, 1), round(y, 1)] for x, y in quad]
+    return None if quad is None else [_pair(p) for p in quad]
+
+
+def _is_point(value: object) -> TypeGuard[list[float]]:
+    """Whether ``value`` is an ``[x, y]`` list of two numbers (as the page sends points)."""
+    return isinstance(value, list) and len(value) == 2 and all(isinstance(v, int | float) for v in value)
+
+
+def _whole_frame(width: int, height: int) -> Quad:
+    return ((0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height)))
+
+
+def _jpeg(image: Image, width: int, what: str) -> bytes:
+    """``image`` shrunk to at most ``width`` pixels wide, as a JPEG.
+
+    Raises:
+        WizardError: it cannot be encoded (``what`` names it in the message).
+    """
+    h, w = image.shape[:2]
+    if w > width:
+        image = np.asarray(
+            cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+        )
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
+        raise WizardError(f"{what} cannot be encoded as JPEG")
+    return bytes(data)
 
 
 def calibration_json(cal: Calibration) -> dict[str, Any]:
@@ -57,10 +87,10 @@ def calibration_json(cal: Calibration) -> dict[str, Any]:
         "width": cal.camera.width,
         "height": cal.camera.height,
         "corners": _quad_json(cal.table.corners),
-        "card_size_px": None if size is None else [round(size[0], 1), round(size[1], 1)],
+        "card_size_px": None if size is None else _pair(size),
         "seats": {
             "players": cal.seats.players,
-            "centre": [round(cal.seats.centre[0], 1), round(cal.seats.centre[1], 1)],
+            "centre": _pair(cal.seats.centre),
             "angles": [round(a, 1) for a in cal.seats.angles],
         },
         "deck": cal.deck.kind.value,
@@ -110,15 +140,7 @@ class Wizard:
         """
         image = self.frame()
         h, w = image.shape[:2]
-        full = (w, h)
-        if w > width:
-            image = np.asarray(
-                cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
-            )
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-        if not ok:
-            raise WizardError("the camera frame cannot be encoded as JPEG")
-        return bytes(data), full[0], full[1]
+        return _jpeg(image, width, "the camera frame"), w, h
 
     def top_down_jpeg(self, width: int = 720) -> bytes:
         """The latest frame's play area seen from straight above (the saved corners' homography),
@@ -138,16 +160,7 @@ class Wizard:
                 raise WizardError(
                     f"the play area was saved for {self.calibration.frame_size} frames, not {w}x{h}"
                 )
-            view = top_down(corners).warp(image)
-            vh, vw = view.shape[:2]
-            if vw > width:
-                view = np.asarray(
-                    cv2.resize(view, (width, max(1, round(vh * width / vw))), interpolation=cv2.INTER_AREA)
-                )
-            ok, data = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, 85])
-            if not ok:
-                raise WizardError("the top-down view cannot be encoded as JPEG")
-            return bytes(data)
+            return _jpeg(top_down(corners).warp(image), width, "the top-down view")
 
     def _save(self, cal: Calibration) -> None:
         save(cal, self.path)
@@ -160,10 +173,9 @@ class Wizard:
         cal = self.calibration
         if cal.frame_size == (w, h):
             return cal
-        whole = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
         return Calibration(
             camera=CameraSettings(width=w, height=h),
-            seats=zones_for_area(cal.seats.players, whole),
+            seats=zones_for_area(cal.seats.players, _whole_frame(w, h)),
             deck=cal.deck,
         )
 
@@ -224,7 +236,7 @@ class Wizard:
             h, w = image.shape[:2]
             return {
                 "corners": _quad_json(corners),
-                "card_size_px": None if card is None else [round(card[0], 1), round(card[1], 1)],
+                "card_size_px": None if card is None else _pair(card),
                 "card_problem": card_problem,
                 "width": w,
                 "height": h,
@@ -240,14 +252,7 @@ class Wizard:
         with self._lock:
             image = self.frame()
             h, w = image.shape[:2]
-            if not (
-                isinstance(corners, list)
-                and len(corners) == 4
-                and all(
-                    isinstance(p, list) and len(p) == 2 and all(isinstance(v, int | float) for v in p)
-                    for p in corners
-                )
-            ):
+            if not (isinstance(corners, list) and len(corners) == 4 and all(_is_point(p) for p in corners)):
                 raise WizardError(f"corners must be four [x, y] points, got {corners!r}")
             if not all(-0.05 * w <= p[0] <= 1.05 * w and -0.05 * h <= p[1] <= 1.05 * h for p in corners):
                 raise WizardError(f"corners {corners!r} lie outside the {w}x{h} frame")
@@ -282,15 +287,11 @@ class Wizard:
             if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 8:
                 raise WizardError(f"players must be 2 to 8, got {players!r}")
             w, h = cal.frame_size
-            area = cal.table.corners or ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
+            area = cal.table.corners or _whole_frame(w, h)
             zones = zones_for_area(players, area)
             point = zones.centre
             if centre is not None:
-                if not (
-                    isinstance(centre, list)
-                    and len(centre) == 2
-                    and all(isinstance(v, int | float) for v in centre)
-                ):
+                if not _is_point(centre):
                     raise WizardError(f"centre must be [x, y], got {centre!r}")
                 point = (float(centre[0]), float(centre[1]))
             turns = zones.angles
