@@ -13,13 +13,14 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from calibration.config import FILE_NAME
 from calibration.wizard import Wizard, WizardError
 from scanner.types import Image
-from webui.auth import authorized, csrf_ok, csrf_token, error, require_pin
+from webui.auth import authorized, csrf_ok, error, require_pin
 from webui.context import table
+from webui.pages import render_page
 
 calibration_pages = Blueprint("calibration", __name__, url_prefix="/calibrate")
 
@@ -91,14 +92,7 @@ def _visible_state() -> dict[str, Any]:
 @calibration_pages.get("")
 def page() -> str:
     """The wizard page."""
-    t = table()
-    return render_template(
-        "calibration.html",
-        csrf=csrf_token(),
-        authorized=authorized(),
-        snapshot=t.service.snapshot(),
-        wizard=_visible_state(),
-    )
+    return render_page("calibration.html", wizard=_visible_state())
 
 
 @calibration_pages.get("/snapshot.jpg")

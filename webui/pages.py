@@ -21,7 +21,9 @@ MAX_PREVIEWS = 2
 _previews = threading.BoundedSemaphore(MAX_PREVIEWS)
 
 
-def _page(template: str, **extra: object) -> str:
+def render_page(template: str, **extra: object) -> str:
+    """``template`` (a page extending ``base.html``) rendered with what ``base.html`` needs: the CSRF
+    token, whether this session holds the PIN, the table's snapshot and the join URL, plus ``extra``."""
     t = table()
     return render_template(
         template,
@@ -36,14 +38,14 @@ def _page(template: str, **extra: object) -> str:
 @pages.get("/")
 def index() -> str:
     """The table view: live scores for everybody, controls for those with the PIN."""
-    return _page("table.html", qr=qr_svg(page_url(table().config.host, table().config.port)))
+    return render_page("table.html", qr=qr_svg(page_url(table().config.host, table().config.port)))
 
 
 @pages.get("/setup")
 def setup() -> str:
     """New game, players, house rules, rematch; the PIN is shown to the Pi's own screen."""
     t = table()
-    return _page(
+    return render_page(
         "setup.html",
         pin=t.pin if is_loopback() else None,
         games=t.service.games(),
@@ -69,7 +71,7 @@ def login_form() -> BaseResponse:
 @pages.get("/camera")
 def camera_page() -> str:
     """The camera preview with the detections drawn and the scanner's state."""
-    return _page("camera.html")
+    return render_page("camera.html")
 
 
 @pages.get("/qr.svg")
