@@ -129,10 +129,15 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     by_face = False
     if not accepted:
         # the whole face and the index agree on a card the face shows well
+        face_best, face_second = _top_two(face.scores)
+        face_lead = float(face.scores[face_best]) - (
+            float(face.scores[face_second]) if face_second is not None else 0.0
+        )
         by_face = accepted = (
-            int(np.argmax(face.scores)) == best
+            face_best == best
             and best_score >= p.agree_min_score
             and float(face.scores[best]) >= p.agree_face_score
+            and face_lead >= p.agree_face_margin
         )
     if not accepted and p.face_weight > 0:
         blend = (1.0 - p.face_weight) * index_scores + p.face_weight * face.scores

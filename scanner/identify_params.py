@@ -126,7 +126,9 @@ class IdentifyParams:
     """A card that both the index (centre) and the whole face rank first is named when its
     index score reaches this..."""
     agree_face_score: float = 0.4
-    """...and its whole-face correlation reaches this (a covered card's face matches nothing)."""
+    """...and its whole-face correlation reaches this (a covered card's face matches nothing)..."""
+    agree_face_margin: float = 0.01
+    """...and leads the face's next card by this much."""
     face_min_part_score: float = 0.55
     """Correlation every part (rank, suit) must reach for a card named with the whole face's help."""
     blend_min_score: float = 0.5
@@ -168,6 +170,7 @@ class IdentifyParams:
             "face_weight": (0.0, 1.0),
             "agree_min_score": (-1.0, 2.0),
             "agree_face_score": (-1.0, 2.0),
+            "agree_face_margin": (0.0, 2.0),
             "blend_min_score": (-1.0, 2.0),
             "face_min_part_score": (-1.0, 1.0),
             "blend_min_margin": (0.0, 2.0),
