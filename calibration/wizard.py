@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -44,6 +45,15 @@ FrameProvider = Callable[[], Image | None]
 
 class WizardError(ValueError):
     """A wizard step that cannot be done now (no camera frame, nothing to capture, a bad value)."""
+
+
+@contextmanager
+def _table_errors() -> Iterator[None]:
+    """Raises a ``TableError`` of the block as a ``WizardError`` with the same message."""
+    try:
+        yield
+    except TableError as exc:
+        raise WizardError(str(exc)) from None
 
 
 def _pair(point: tuple[float, float]) -> list[float]:
@@ -224,10 +234,8 @@ class Wizard:
         """
         with self._lock:
             image = self.frame()
-            try:
+            with _table_errors():
                 corners = find_play_area(image)
-            except TableError as exc:
-                raise WizardError(str(exc)) from None
             try:
                 card: tuple[float, float] | None = measure_card(image, corners)
                 card_problem = None
@@ -257,17 +265,13 @@ class Wizard:
             if not all(-0.05 * w <= p[0] <= 1.05 * w and -0.05 * h <= p[1] <= 1.05 * h for p in corners):
                 raise WizardError(f"corners {corners!r} lie outside the {w}x{h} frame")
             quad = order_quad(np.array(corners, dtype=float))
-            try:
+            with _table_errors():
                 view = top_down(quad)
-            except TableError as exc:
-                raise WizardError(str(exc)) from None
             cal = self._sized(image)
             card = cal.table.card_size_px
             if measure:
-                try:
+                with _table_errors():
                     card = measure_card(image, quad)
-                except TableError as exc:
-                    raise WizardError(str(exc)) from None
             area = zones_for_area(cal.seats.players, quad)
             seats = SeatZones(area.centre, cal.seats.angles)
             self._save(replace(cal, table=TableSettings(quad, card), seats=seats))
