@@ -206,15 +206,15 @@
     return out;
   }
 
+  function resetSeats() {
+    seats.angles = equalAngles(seats.players);
+    drawSeats();
+  }
   $("#cal-players").addEventListener("change", function () {
     seats.players = parseInt($("#cal-players").value, 10);
-    seats.angles = equalAngles(seats.players);
-    drawSeats();
+    resetSeats();
   });
-  $("#cal-seats-reset").addEventListener("click", function () {
-    seats.angles = equalAngles(seats.players);
-    drawSeats();
-  });
+  $("#cal-seats-reset").addEventListener("click", resetSeats);
   $("#cal-save-seats").addEventListener("click", function () {
     post("/calibrate/api/seats", { players: seats.players, centre: seats.centre, angles: seats.angles }).then(function (r) {
       cal = r.calibration;
