@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from scanner.faces import render_face
+from scanner.find import warp_card
 from scanner.identify import identify
 from scanner.identify_face import face_vector, read_face
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
+from scanner.params import FindParams
 from scanner.templates import Templates, expected_cards
 from scanner.types import Image
-from scorer.cards import DeckKind, OctoCard, StdCard
+from scorer.cards import DeckKind, OctoCard, StdCard, parse_card
 
 PARAMS = IdentifyParams()
 INDEX_ONLY = replace(PARAMS, face_weight=0.0, agree_face_score=2.0)
@@ -88,3 +92,33 @@ def test_a_card_named_with_the_face_reports_its_half_turn_from_the_face() -> Non
     answer = identify(half_round, templates, PARAMS)
     assert answer.card == card
     assert answer.turned is True
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
+
+
+def test_whole_cards_of_the_scene_fixtures_are_named_with_the_face_and_never_wrongly() -> None:
+    """Cards that show their whole outline (singles, tricks, the top of a pile), cut out at
+    their true corners: the face's help names at least 95% of them (the index alone fewer),
+    none wrongly."""
+    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
+    templates = {deck: Templates.builtin(deck) for deck in DeckKind}
+    whole = with_face = index_only = wrong = 0
+    for scene in doc["scenes"]:
+        deck = DeckKind(scene["deck"])
+        image = np.asarray(cv2.imread(str(FIXTURES / scene["file"]), cv2.IMREAD_COLOR), dtype=np.uint8)
+        for card in scene["cards"]:
+            if not (card["top"] and card["visible_fraction"] > 0.97):
+                continue
+            corners = tuple((float(x), float(y)) for x, y in card["corners"])
+            warped = warp_card(image, corners, FindParams())  # type: ignore[arg-type]
+            truth = parse_card(card["card"], deck)
+            answer = identify(warped, templates[deck], PARAMS).card
+            whole += 1
+            with_face += answer == truth
+            wrong += answer is not None and answer != truth
+            index_only += identify(warped, templates[deck], INDEX_ONLY).card == truth
+    assert whole >= 40
+    assert wrong == 0
+    assert with_face >= 0.95 * whole
+    assert with_face > index_only
