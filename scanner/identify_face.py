@@ -57,23 +57,26 @@ def face_vector(image: Image, params: IdentifyParams) -> FloatArray:
     """The unit-norm face vector of a canonical card (BGR or grey) as the module docstring describes."""
     w, h = params.face_size
     small = np.asarray(cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA), dtype=np.float32)
+    if small.ndim == 3:
+        # grey and the two opponent channels in one pass (every later step is linear per channel)
+        small = np.asarray(cv2.transform(small, _opponents(params.face_colour_weight)), dtype=np.float32)
     if params.face_blur > 0:
         small = np.asarray(cv2.GaussianBlur(small, (0, 0), params.face_blur), dtype=np.float32)
     if params.face_highpass > 0:
         shading = np.asarray(cv2.GaussianBlur(small, (0, 0), params.face_highpass), dtype=np.float32)
-        small = small - shading
-    if small.ndim == 2:
-        channels = [small]
-    else:
-        b, g, r = small[..., 0], small[..., 1], small[..., 2]
-        weight = params.face_colour_weight
-        channels = [np.asarray((b + g + r) / 3.0, dtype=np.float32)]
-        if weight > 0:
-            red = np.asarray(weight * (r - (g + b) / 2.0), dtype=np.float32)
-            channels += [red, np.asarray(weight * (b - g), dtype=np.float32)]
-    parts = [channel.ravel() - channel.mean() for channel in channels]
-    vector = np.concatenate(parts).astype(np.float32)
+        small = np.asarray(cv2.subtract(small, shading), dtype=np.float32)
+    means = np.asarray(cv2.mean(small)[: 1 if small.ndim == 2 else 3], dtype=np.float32)
+    vector = (small - means).ravel()
     return np.asarray(vector / max(float(np.linalg.norm(vector)), 1e-6), dtype=np.float32)
+
+
+def _opponents(weight: float) -> FloatArray:
+    """The BGR -> (grey, red against green and blue, blue against green) matrix."""
+    third = 1.0 / 3.0
+    return np.array(
+        [[third, third, third], [-weight / 2.0, -weight / 2.0, weight], [weight, -weight, 0.0]],
+        dtype=np.float32,
+    )
 
 
 def _prepare(templates: Templates, params: IdentifyParams) -> _FacePrepared:
