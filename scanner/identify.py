@@ -1,37 +1,37 @@
-"""Identify a warped card by template matching.
+"""Identify a warped card by template matching: the acceptance rule.
 
 The input is the canonical warped card (``CARD_WIDTH`` x ``CARD_HEIGHT`` = 200 x
-280, portrait).  Which short side is up is unknown, so the card is looked at as
-warped and turned half round:
+280, portrait).  Which short side is up is unknown, so both readers look at the
+card as warped and turned half round.  Two readers score every card of the
+templates:
 
-- a standard card is read from its corner index, rank above suit
-  (``IdentifyParams.index_rank_region`` and ``index_suit_region`` at the top
-  left; turned half round that area shows the bottom-right index), so either
-  corner is enough;
-- an Octoplus card is read from its big centre symbol
-  (``IdentifyParams.centre_region``) at 0° and 180°.
+- ``scanner.identify_index``: a standard card's corner index (rank above suit,
+  either corner is enough) or an Octoplus card's big centre symbol, matched by
+  normalised correlation at a few sizes and shifts, with the ink-colour cues of
+  ``scanner.identify_colour``;
+- ``scanner.identify_face``: the whole face, small (pip count and layout,
+  colour, numeral), which only a card whose whole outline is visible matches
+  well.
 
-Matching is zero-mean normalised cross-correlation (the measure of OpenCV's
-``TM_CCOEFF_NORMED``) of the grey area, blurred a little and with its slow
-shading taken away, against every template tried at a few sizes
-(``template_scales``, for warp scale error).  The area may be up to
-``search_px`` canonical pixels off: it is first located over every shift at a
-coarse resolution, then every template is matched at full resolution within
-``refine_px`` of that place.  Each level gathers all shifts into one matrix, so
-all templates are matched with one matrix product.  A standard card's score is
-the ``rank_weight``-weighted mean of its rank's and its suit's correlation.
-Colour is a strong cue: when the area's ink is clearly red, black cards lose
-``colour_penalty``; when the card is seen in colour (``colour_present``) and
-the ink is neutral (``black_ink``), red cards lose it.  A grey photo shows red
-ink grey, so it penalises nothing on neutral ink.
+A card is named only when it belongs to the deck (a decoy such as a 9-K among
+Oktris templates is never named) and one of these holds:
 
-A card is named only when it belongs to the deck (a decoy such as a 9-K
-among Oktris templates is never named), its score reaches ``min_score``, each
-of its parts (rank, suit) reaches ``min_part_score`` and it leads the best
-other card by ``min_margin`` (or, for a standard card, each index corner on its
-own reads it first by ``pair_margin`` x ``min_margin``: two agreeing corners);
-otherwise the answer is ``None`` (not identified) with the best candidate still
-reported.
+1. the index alone: its score reaches ``min_score``, each of its parts (rank,
+   suit) reaches ``min_part_score`` and it leads the best other card by
+   ``min_margin`` (or, for a standard card, each index corner on its own reads
+   it first by ``pair_margin`` x ``min_margin``: two agreeing corners);
+2. the index and the face agree: both rank it first, its index score reaches
+   ``agree_min_score``, its face score ``agree_face_score`` and the face's lead
+   ``agree_face_margin``;
+3. the blend ``(1 - face_weight) x index + face_weight x face`` ranks it first
+   at ``blend_min_score`` or more, ahead of the next card by
+   ``blend_min_margin``.
+
+In 2 and 3 each part must reach ``face_min_part_score``.  A covered card's face
+matches nothing well, so there the index decides alone.  Otherwise the answer is
+``None`` (not identified) with the best candidate still reported.  The thresholds
+were set on scenes rendered under other seeds than the committed fixtures (see
+``benchmarks.identify_holdout``).
 """
 
 from __future__ import annotations
