@@ -75,8 +75,9 @@ class Identification:
     turned: bool = False
     part_scores: tuple[float, ...] = ()
     """The best card's correlation per part (rank and suit of a standard card; the centre)."""
-    face_score: float = 0.0
-    """The best card's whole-face correlation (low when the card is partly covered)."""
+    face_score: float | None = None
+    """The best card's whole-face correlation (low when the card is partly covered); ``None``
+    when the index alone named the card and the face was not looked at."""
 
     @property
     def margin(self) -> float:
@@ -116,7 +117,6 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     image = check_card_image(card_image)
     p = params if params is not None else IdentifyParams()
     reading = read_index(image, templates, p)
-    face = read_face(image, templates, p)
     index_scores = reading.scores
     best, second = _top_two(index_scores)
     best_score = float(index_scores[best])
@@ -127,7 +127,8 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
         clear = agree(reading, best, p)
     accepted = best_score >= p.min_score and clear and min(part_scores) >= p.min_part_score
     by_face = False
-    if not accepted:
+    face = None if accepted else read_face(image, templates, p)
+    if face is not None:
         # the whole face and the index agree on a card the face shows well
         face_best, face_second = _top_two(face.scores)
         face_lead = float(face.scores[face_best]) - (
@@ -139,7 +140,7 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
             and float(face.scores[best]) >= p.agree_face_score
             and face_lead >= p.agree_face_margin
         )
-    if not accepted and p.face_weight > 0:
+    if face is not None and not accepted and p.face_weight > 0:
         blend = (1.0 - p.face_weight) * index_scores + p.face_weight * face.scores
         blend_best, blend_second = _top_two(blend)
         blend_score = float(blend[blend_best])
@@ -153,7 +154,7 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     candidate = reading.order[best]
     least_part = p.face_min_part_score if by_face else p.min_part_score
     accepted = accepted and in_deck(candidate, templates.deck) and min(part_scores) >= least_part
-    if by_face and float(face.scores[best]) >= p.agree_face_score:
+    if face is not None and by_face and float(face.scores[best]) >= p.agree_face_score:
         turned = bool(face.turned[best])
     else:
         # a standard card carries its index in both corners: call it turned only when the
@@ -168,7 +169,7 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
         candidate=candidate,
         turned=turned,
         part_scores=part_scores,
-        face_score=float(face.scores[best]),
+        face_score=float(face.scores[best]) if face is not None else None,
     )
 
 

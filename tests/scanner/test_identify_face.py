@@ -77,9 +77,23 @@ def test_a_covered_face_scores_low_and_does_not_help() -> None:
     card = StdCard.parse("4C")
     covered = face(card).copy()
     covered[60:, 40:] = (60, 120, 40)  # another card or the table over all but the top-left index
-    answer = identify(covered, templates, PARAMS)
-    assert answer.face_score < PARAMS.agree_face_score
-    assert answer.card == identify(covered, templates, INDEX_ONLY).card
+    reading = read_face(covered, templates, PARAMS)
+    assert float(reading.scores[reading.order.index(card)]) < PARAMS.agree_face_score
+    assert float(reading.scores.max()) < PARAMS.agree_face_score
+    assert identify(covered, templates, PARAMS).card == identify(covered, templates, INDEX_ONLY).card
+
+
+def test_the_face_is_looked_at_only_when_the_index_alone_cannot_name_the_card() -> None:
+    rng = np.random.default_rng(11)
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    looked = 0
+    for card in expected_cards(DeckKind.OKTRIS):
+        view = blurred_view(face(card), rng)
+        answer = identify(view, templates, PARAMS)
+        index_named = identify(view, templates, INDEX_ONLY).card is not None
+        assert (answer.face_score is None) == index_named, card
+        looked += answer.face_score is not None
+    assert 0 < looked < len(expected_cards(DeckKind.OKTRIS))
 
 
 def test_a_card_named_with_the_face_reports_its_half_turn_from_the_face() -> None:
