@@ -97,9 +97,9 @@ class IdentifyParams:
     """Normalised correlation below which a card is not identified."""
     min_part_score: float = 0.65
     """Correlation every part (rank, suit) must reach, so a card the templates lack is not named."""
-    min_margin: float = 0.03
+    min_margin: float = 0.02
     """Least lead of the best card over the runner-up (another card) to name the best."""
-    pair_margin: float = 0.5
+    pair_margin: float = 0.3
     """A standard card whose two index corners each read it first, leading by this fraction of
     ``min_margin``, is named even when its overall lead is smaller (0: off)."""
     red_ink: float = 0.12
