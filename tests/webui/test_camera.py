@@ -17,7 +17,7 @@ from scorer.events import Event, Give, Source
 from scorer.notation import format_event
 from scorer.octoplus import OctoplusState, Phase
 from webui.camera import CameraParams, CameraThread
-from webui.commands.replay import read_people, replay_folder, table_setup
+from webui.commands.replay import read_people, replay_folder
 from webui.config import ServeConfig
 from webui.demo import DEMO_NOTE, play_demo
 from webui.service import Flagged, GameService
@@ -161,15 +161,7 @@ def test_the_camera_thread_scores_a_recording_as_octotable_replay_does(tmp_path:
         pytest.skip("the recorded game fixture is not present")
     players = ("Player 1", "Player 2", "Player 3")
     calibration = folder / "calibration.toml"
-    setup = table_setup(str(calibration), 3)
-    reference = replay_folder(
-        folder,
-        "octoplus",
-        3,
-        card_size_px=setup.card_size_px,
-        zones=setup.zones,
-        templates_dir=setup.templates_dir,
-    ).game
+    reference = replay_folder(folder, "octoplus", 3, calibration=str(calibration)).game
     service = PromptTable(EventStore(tmp_path / "s.sqlite3"), read_people(folder, players))
     config = ServeConfig(data_dir=tmp_path, players=3, source=f"replay:{folder}", calibration=calibration)
     # Every frame is read (not at the recorded pace), so a busy machine sees the same frames.
