@@ -251,6 +251,8 @@ class CameraThread:
                     if self._status.still != watcher.still:
                         self._report(still=bool(watcher.still))
         if proposer is not None and not self._stop.is_set():
+            for observation in watcher.flush():  # readings still settling when the frames ended
+                self._observe(observation, proposer)
             for outcome in proposer.end_turn(self.service):  # the recording ended mid-turn
                 log.info("camera: %s", outcome)
         return "the demo recording has ended" if demo else "the recording has ended"
