@@ -225,7 +225,7 @@ def _outline(stack: FloatArray) -> FloatArray:
     b = np.roll(stack, -1, axis=1)
     t = _SIDE_T[None, None, :, None]
     pts = a[:, :, None, :] + (b - a)[:, :, None, :] * t
-    return np.asarray(pts.reshape(stack.shape[0], -1, 2))
+    return np.asarray(pts.reshape(stack.shape[0], 4 * _SIDE_T.size, 2))
 
 
 def _lookup(image: Arr, pts: FloatArray) -> tuple[Arr, Arr]:

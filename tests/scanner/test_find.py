@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pytest
 
 from scanner.find import FoundCard, find_cards, order_corners, warp_card
-from scanner.find_split import corners_of, whole_card_size
+from scanner.find_split import _outline_fraction, corners_of, whole_card_size
 from scanner.find_work import make_work
 from scanner.params import FindParams, ScannerParams
 
@@ -269,3 +269,13 @@ def test_fine_edges_found_around_card_clusters_only_are_those_of_the_whole_frame
     expected = cv2.bitwise_and(cv2.bitwise_or(cv2.dilate(whole, square), outline), near)
     assert np.count_nonzero(expected) > 0
     assert np.array_equal(work.edges, expected)
+
+
+def test_outline_evidence_of_no_hypotheses_is_empty_not_an_error() -> None:
+    # A cluster can leave no card hypothesis at all; scoring none of them must not fail.
+    edges = np.zeros((40, 60), np.uint8)
+    none = np.zeros((0, 4, 2), np.float64)
+    assert _outline_fraction(none, edges).shape == (0,)
+    one = np.array([[[5.0, 5.0], [30.0, 5.0], [30.0, 35.0], [5.0, 35.0]]])
+    edges[5, :] = 255
+    assert _outline_fraction(one, edges)[0] > 0.2
