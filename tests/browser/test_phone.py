@@ -65,7 +65,9 @@ def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
         seq = len(scorer_phone.locator("#history .seq").all())
         for card in cards:
             tap(scorer_phone, f"#entry [data-card='{card}']")
-        if submit is not None:
+        if submit == "Space":  # a keyboard at the table ends the turn
+            scorer_phone.keyboard.press("Space")
+        elif submit is not None:
             tap(scorer_phone, submit)
         watcher_phone.wait_for_function(
             "(n) => document.querySelectorAll('#history .seq').length === n", arg=seq + 1
@@ -87,7 +89,7 @@ def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
     enter("1", submit=None)
     enter("1", "2")
     enter("P", submit=None)
-    enter("3")
+    enter("3", submit="Space")
     # Ana shows 6 and 2: 8 points, voided by the rule of 8; two rounds played, the game is over.
     enter("6", "2", submit="#reveal-submit")
     watcher_phone.wait_for_selector("#winner:not([hidden])")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from pathlib import Path
 
 HELP = "run the table companion: the live page on every phone, manual entry and the camera"
@@ -34,11 +35,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--templates", type=Path, default=None, help="card templates folder of your deck")
     parser.add_argument("--calibration", type=Path, default=None, help="calibration file")
     parser.add_argument("--threads", type=int, default=None, help="server threads (default 32)")
+    parser.add_argument(
+        "--done-button",
+        type=int,
+        default=None,
+        metavar="GPIO",
+        help="BCM GPIO pin of a push button (to ground) that ends the turn on the pile (Raspberry Pi)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns 0 when stopped, 2 on bad options."""
     from webui.app import create_app
+    from webui.buttons import ButtonError, gpio_button, terminal_key
     from webui.config import SERVER_THREADS, ServeConfig, default_data_dir
     from webui.context import EXTENSION, Table
     from webui.qr import page_url
@@ -64,12 +73,25 @@ def run(args: argparse.Namespace) -> int:
         log.error("cannot start: %s", error)
         return 2
     table: Table = app.extensions[EXTENSION]
+    button = None
+    if table.camera is not None:
+        if args.done_button is not None:
+            try:
+                button = gpio_button(args.done_button, table.camera.signal_done)
+            except ButtonError as error:
+                log.error("cannot start: %s", error)
+                return 2
+        if sys.stdin is not None and sys.stdin.isatty():
+            terminal_key(sys.stdin, table.camera.signal_done)
+            print("octotable: press Enter here to end the turn on the pile")
     print(f"octotable: open {page_url(config.host, config.port)} on every phone at the table")
     print(f"octotable: table PIN {table.pin} (also shown on /setup on this machine)")
     print(f"octotable: event store {table.service.store.path}")
     try:
         serve(app, config.host, config.port, threads)
     finally:
+        if button is not None:
+            button.close()
         if table.camera is not None:
             table.camera.stop()
         table.service.store.close()

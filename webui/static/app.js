@@ -346,10 +346,10 @@
       el("div", { class: "row" },
         el("button", { type: "button", class: "btn", disabled: !entry.cards.length, on: { click: function () { entry.cards.pop(); renderControls(); } } }, "⌫"),
         a.take_chain ? el("button", { type: "button", class: "btn", on: { click: function () { sendEvent({ type: "take_chain", seat: a.seat }); } } }, "No number: takes the chain") : null,
-        state.camera.live && !entry.cards.length ? el("button", { type: "button", class: "btn", id: "camera-done", on: { click: function () {
+        state.camera.live && !entry.cards.length ? el("button", { type: "button", class: "btn", id: "camera-done", title: "Space or Enter", on: { click: function () {
           post("/api/turn-done").then(function () { toast("The camera scores the cards it saw", true); }).catch(function (error) { toast(error.message); });
         } } }, "Camera: turn over") : null,
-        el("button", { type: "button", class: "btn primary", id: "end-turn", disabled: !entry.cards.length, on: { click: function () { sendEvent({ type: "play", seat: a.seat, cards: entry.cards }); } } }, "End turn ✓"))];
+        el("button", { type: "button", class: "btn primary", id: "end-turn", title: "Space or Enter", disabled: !entry.cards.length, on: { click: function () { sendEvent({ type: "play", seat: a.seat, cards: entry.cards }); } } }, "End turn ✓"))];
   }
 
   function picked(text, note) {
@@ -499,6 +499,23 @@
       }).catch(function (error) { toast(error.message); });
     });
     $("#undo").addEventListener("click", function () { send("/api/undo"); });
+    // A keyboard at the table: Space or Enter ends the turn being entered, or tells the camera the turn
+    // is over.  Typing in a field, or a focused button outside the keypad, keeps its own meaning.
+    var shortcut = false;
+    document.addEventListener("keydown", function (e) {
+      if ((e.key !== " " && e.key !== "Enter") || e.ctrlKey || e.altKey || e.metaKey) return;
+      var t = e.target && e.target.closest ? e.target : null;
+      if (t && (t.closest("input, textarea, select, form") || (t.closest("button, a") && !t.closest("#entry")))) return;
+      var end = $("#end-turn"), camera = $("#camera-done");
+      var target = end && !end.disabled ? end : camera && !camera.disabled ? camera : null;
+      if (!target) return;
+      e.preventDefault();  // a focused keypad key must not also take the press
+      shortcut = e.key === " ";
+      if (!e.repeat) target.click();
+    }, true);
+    document.addEventListener("keyup", function (e) {
+      if (e.key === " " && shortcut) { e.preventDefault(); shortcut = false; }
+    }, true);
     $("#adjust-open").addEventListener("click", function () { $("#adjust").hidden = !$("#adjust").hidden; });
     $("#adjust").addEventListener("submit", function (e) {
       e.preventDefault();
