@@ -198,7 +198,7 @@ class CameraThread:
 
         from calibration.config import file_in
         from scanner.sources import DEFAULT_DEMO_DIR, ReplaySource, open_source
-        from webui.proposals import Proposer
+        from webui.proposals import Proposer, describe_outcome
 
         source = open_source(self.config.source, realtime=self.params.realtime_replay)
         self._source = source
@@ -254,7 +254,7 @@ class CameraThread:
             for observation in watcher.flush():  # readings still settling when the frames ended
                 self._observe(observation, proposer)
             for outcome in proposer.end_turn(self.service):  # the recording ended mid-turn
-                log.info("camera: %s", outcome)
+                log.info("camera: %s", describe_outcome(outcome))
         return "the demo recording has ended" if demo else "the recording has ended"
 
     def _watcher(self, game: Any, image: Any, calibration: Path | None) -> Any:
@@ -325,10 +325,11 @@ class CameraThread:
 
     def _observe(self, observation: Any, proposer: Any) -> None:
         from scanner.observations import describe
+        from webui.proposals import describe_outcome
 
         self._report(last_reading=describe(observation))
         for outcome in proposer.handle(observation, self.service):
-            log.info("camera: %s", outcome)
+            log.info("camera: %s", describe_outcome(outcome))
 
     def _snapshot_of(self, watcher: Any) -> Callable[[int], bytes | None]:
         def snapshot(frame_index: int) -> bytes | None:

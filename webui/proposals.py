@@ -43,6 +43,7 @@ from scanner.observations import (
 from scorer.cards import Card, OctoCard, OctoKind, StdCard
 from scorer.events import Event, EventMeta, Play, Reveal, Source, Trick, TurnUp
 from scorer.game import Game
+from scorer.notation import format_line
 from scorer.octoplus import OctoplusState, Phase
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,16 @@ class GiveAwaited:
 
 Outcome = Applied | Flagged | GiveAwaited
 """What handling one observation led to."""
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    """The outcome in a few words, for logs: ``applied 3: play 2 +2``, ``flagged (reason): ...``."""
+    if isinstance(outcome, Applied):
+        return f"applied {format_line(outcome.event)}"
+    if isinstance(outcome, Flagged):
+        seen = "; ".join(describe(o) for o in outcome.observations) or "nothing readable"
+        return f"flagged for a person ({outcome.reason}): {seen}"
+    return f"seat {outcome.seat} made 8 and gives a card: waiting to hear to whom"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,15 @@ from scorer.cards import Card, OctoCard, StdCard
 from scorer.events import Play, Reveal, Source, Trick, TurnUp
 from scorer.game import Game, rules_for
 from scorer.octoplus import Phase
-from webui.proposals import Applied, Flagged, GameDesk, GiveAwaited, ProposalParams, Proposer
+from webui.proposals import (
+    Applied,
+    Flagged,
+    GameDesk,
+    GiveAwaited,
+    ProposalParams,
+    Proposer,
+    describe_outcome,
+)
 
 T = 0.0
 
@@ -220,3 +228,16 @@ def test_an_unreadable_trick_card_is_flagged_with_its_alternatives() -> None:
         Trick(tuple(StdCard.parse(t) for t in ("5H", "6S", "2C")), source=Source.SCANNER),
     )
     assert desk.game.seq == 0
+
+
+def test_outcomes_read_as_a_few_words_in_the_log() -> None:
+    desk, proposer = octoplus()
+    (applied,) = feed(proposer, desk, pile("3"))
+    outcomes = feed(proposer, desk, pile("4"), pile("1"))
+    words = [describe_outcome(o) for o in [applied, *outcomes]]  # type: ignore[list-item]
+    assert words[0] == "applied 1: turnup 3 @scanner"
+    assert words[-1] == "seat 1 made 8 and gives a card: waiting to hear to whom"
+    desk, proposer = octoplus()
+    (flagged,) = feed(proposer, desk, pile("?", 0.2, candidates=("5",)))
+    assert isinstance(flagged, Flagged)
+    assert describe_outcome(flagged).startswith(f"flagged for a person ({flagged.reason}): pile card ?")
