@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorer.cards import Card
 from scorer.events import Source
+from webui.demo import DEMO_NOTE
 from webui.service import CameraStatus, GameService, deck_of
 
 if TYPE_CHECKING:
@@ -198,7 +199,7 @@ class CameraThread:
 
         from calibration.config import file_in
         from scanner.sources import DEFAULT_DEMO_DIR, ReplaySource, open_source
-        from webui.proposals import Proposer, describe_outcome
+        from webui.proposals import ProposalParams, Proposer, describe_outcome
 
         source = open_source(self.config.source, realtime=self.params.realtime_replay)
         self._source = source
@@ -231,7 +232,9 @@ class CameraThread:
                     if demo and key is not None:
                         return "demo stopped: a new game was started"
                     watcher = self._watcher(game, frame.image, calibration or file_in(self.config.data_dir))
-                    proposer = Proposer(snapshot=self._snapshot_of(watcher))
+                    proposer = Proposer(
+                        ProposalParams(note=DEMO_NOTE) if demo else None, snapshot=self._snapshot_of(watcher)
+                    )
                     key = wanted
                     seen_seq = game.seq
                 if game.seq != seen_seq and game.events and game.events[-1].source is Source.MANUAL:
@@ -291,9 +294,12 @@ class CameraThread:
         )
 
     def _start_recorded_demo(self, folder: Path) -> bool:
-        """Prepare the table for the built-in recording, once, and only on a game nobody has played:
-        its game and number of players (from the recording's calibration).  False: no demo now."""
-        if not self._demo_allowed or self.service.game.seq:
+        """Prepare the table for the built-in recording, once, and only on a game nobody has played
+        (or an earlier demo, which then gives way to a new game): its game and number of players
+        (from the recording's calibration).  False: no demo now."""
+        game = self.service.game
+        earlier_demo = bool(game.events) and all(e.note == DEMO_NOTE for e in game.events)
+        if not self._demo_allowed or (game.seq and not earlier_demo):
             return False
         self._demo_allowed = False
         from calibration.config import CalibrationError, load
@@ -305,8 +311,7 @@ class CameraThread:
             return False
         game_name = recorded.deck.kind.value
         players = recorded.seats.players
-        game = self.service.game
-        if game.name != game_name or len(game.players) != players:
+        if earlier_demo or game.name != game_name or len(game.players) != players:
             names = [f"Player {seat}" for seat in range(1, players + 1)]
             self.service.new_game(game_name, names, {})
         self._live_message = "no camera found: playing the demo recording"

@@ -66,6 +66,8 @@ class ProposalParams:
     """Apply confident legal readings at once (else every reading waits for confirmation)."""
     turn_gap_s: float = 3.0
     """A pile card arriving this long after the previous one starts a new turn."""
+    note: str = ""
+    """A note every proposed event carries (the built-in demo marks its events ``demo``)."""
 
     def __post_init__(self) -> None:
         if not (0.0 <= self.min_confidence <= 1.0):
@@ -318,7 +320,7 @@ class Proposer:
     def _send(
         self, event: Event, observations: tuple[Observation, ...], frame_index: int, desk: Desk
     ) -> list[Outcome]:
-        event = dataclasses.replace(event, source=Source.SCANNER)
+        event = dataclasses.replace(event, source=Source.SCANNER, note=self.params.note or event.note)
         why = desk.game.why_illegal(event)
         if why is not None:
             return [self._flag(why, observations, event, [], frame_index, desk)]
@@ -348,7 +350,9 @@ class Proposer:
         game = desk.game
         legal: list[Event] = []
         for candidate in candidates:
-            scanned = dataclasses.replace(candidate, source=Source.SCANNER)
+            scanned = dataclasses.replace(
+                candidate, source=Source.SCANNER, note=self.params.note or candidate.note
+            )
             if scanned not in legal and game.can_apply(scanned):
                 legal.append(scanned)
         legal = legal[:MAX_CANDIDATES]

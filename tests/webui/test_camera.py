@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,10 @@ def wait_until(check: Callable[[], bool], timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.05)
     return check()
+
+
+def demo_ended(service: GameService) -> bool:
+    return "the demo recording has ended" in service.camera.message
 
 
 def write_frames(folder: Path, count: int) -> None:
@@ -212,3 +217,30 @@ def test_auto_never_plays_the_demo_into_a_game_in_progress(tmp_path: Path) -> No
         camera.stop()
     assert service.game.seq == 1 and len(service.game.players) == 4
     service.store.close()
+
+
+def test_auto_replays_the_demo_on_a_new_game_when_the_table_holds_only_an_earlier_demo(
+    tmp_path: Path,
+) -> None:
+    from scanner.sources import DEFAULT_DEMO_DIR
+
+    if not DEFAULT_DEMO_DIR.is_dir():
+        pytest.skip("no built-in demo recording")
+    config = ServeConfig(data_dir=tmp_path, players=4, source="auto")
+    params = CameraParams(realtime_replay=False, retry_initial_s=0.05)
+    runs: list[tuple[int, int]] = []
+    for _start in range(2):  # the server started twice on the same data folder
+        service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=4)
+        camera = CameraThread(service, config, params=params)
+        camera.start()
+        try:
+            assert wait_until(partial(demo_ended, service), timeout=120)
+        finally:
+            camera.stop()
+        assert service.game.seq > 0
+        assert all(e.note == DEMO_NOTE for e in service.game.events)
+        runs.append((service.record.id, service.game.seq))
+        service.store.close()
+    (first_id, first_seq), (second_id, second_seq) = runs
+    assert second_id != first_id  # a new game, the earlier demo kept as it was
+    assert second_seq == first_seq
