@@ -28,7 +28,10 @@ Oktris templates is never named) and one of these holds:
    ``blend_min_margin``.
 
 In 2 and 3 each part must reach ``face_min_part_score``.  A covered card's face
-matches nothing well, so there the index decides alone.  Otherwise the answer is
+matches nothing well, so there the index decides alone; an Octoplus card none of
+these names (its centre covered) is read once more from its corner index (label
+above mark, ``read_index(..., corner=True)``) and named by rule 1 with
+``corner_min_part_score`` for the parts.  Otherwise the answer is
 ``None`` (not identified) with the best candidate still reported.  The thresholds
 were set on scenes rendered under other seeds than the committed fixtures (see
 ``benchmarks.identify_holdout``).
@@ -42,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scanner.identify_face import read_face
-from scanner.identify_index import agree, read_index
+from scanner.identify_index import IndexReading, agree, read_index
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
@@ -154,12 +157,23 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     candidate = reading.order[best]
     least_part = p.face_min_part_score if by_face else p.min_part_score
     accepted = accepted and in_deck(candidate, templates.deck) and min(part_scores) >= least_part
+    from_corner = False
+    if not accepted and templates.deck is DeckKind.OCTOPLUS:
+        # a covered Octoplus card may still show a corner index (label above mark)
+        corner = read_index(image, templates, p, corner=True)
+        c_best, c_second = _top_two(corner.scores)
+        if _index_names(corner, c_best, c_second, p, p.corner_min_part_score, templates.deck):
+            accepted, by_face, from_corner, reading = True, False, True, corner
+            best, second = c_best, c_second
+            best_score = float(corner.scores[best])
+            second_score = float(corner.scores[second]) if second is not None else 0.0
+            part_scores, candidate = tuple(float(v) for v in corner.parts[best]), corner.order[best]
     if face is not None and by_face and float(face.scores[best]) >= p.agree_face_score:
         turned = bool(face.turned[best])
     else:
         # a standard card carries its index in both corners: call it turned only when the
         # bottom-right index reads clearly better
-        lead = p.min_margin if templates.deck is DeckKind.OKTRIS else 0.0
+        lead = p.min_margin if templates.deck is DeckKind.OKTRIS or from_corner else 0.0
         turned = bool(reading.turn_lead[best] > lead)
     return Identification(
         card=candidate if accepted else None,
@@ -170,6 +184,21 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
         turned=turned,
         part_scores=part_scores,
         face_score=float(face.scores[best]) if face is not None else None,
+    )
+
+
+def _index_names(
+    reading: IndexReading, best: int, second: int | None, p: IdentifyParams, least_part: float, deck: DeckKind
+) -> bool:
+    """Whether the index rule alone names card ``best`` of ``reading``: its score, its lead over
+    ``second``, each part at ``least_part`` or more, and a card of ``deck``."""
+    score = float(reading.scores[best])
+    runner = float(reading.scores[second]) if second is not None else 0.0
+    return (
+        score >= p.min_score
+        and score - max(runner, 0.0) >= p.min_margin
+        and min(float(v) for v in reading.parts[best]) >= least_part
+        and in_deck(reading.order[best], deck)
     )
 
 

@@ -9,7 +9,10 @@ warped and turned half round:
   left; turned half round that area shows the bottom-right index), so either
   corner is enough;
 - an Octoplus card is read from its big centre symbol
-  (``IdentifyParams.centre_region``) at 0° and 180°.
+  (``IdentifyParams.centre_region``) at 0° and 180°, or on request
+  (``corner=True``, for a covered card) from its corner index: the label above
+  its mark at the standard index regions, the label weighted
+  ``corner_rank_weight``.
 
 Matching is zero-mean normalised cross-correlation (the measure of OpenCV's
 ``TM_CCOEFF_NORMED``) of the grey area, blurred a little and with its slow
@@ -121,11 +124,12 @@ class _Prepared:
 _Spec = tuple[str, Region, float]
 
 
-def _parts_for(deck: DeckKind, params: IdentifyParams) -> tuple[tuple[_Spec, ...], float]:
-    if deck is DeckKind.OKTRIS:
+def _parts_for(deck: DeckKind, params: IdentifyParams, corner: bool) -> tuple[tuple[_Spec, ...], float]:
+    if deck is DeckKind.OKTRIS or corner:
+        weight = params.rank_weight if deck is DeckKind.OKTRIS else params.corner_rank_weight
         parts = (
-            ("rank", params.index_rank_region, params.rank_weight),
-            ("suit", params.index_suit_region, 1.0 - params.rank_weight),
+            ("rank", params.index_rank_region, weight),
+            ("suit", params.index_suit_region, 1.0 - weight),
         )
         return tuple(part for part in parts if part[2] > 0), params.index_scale
     return (("centre", params.centre_region, 1.0),), params.centre_scale
@@ -180,8 +184,8 @@ def _level(
     return _Level(scale, shape, round(params.search_px * scale), blur, highpass, tuple(parts))
 
 
-def _ink_box(deck: DeckKind, area: Region, params: IdentifyParams) -> tuple[int, int, int, int]:
-    region = params.index_suit_region if deck is DeckKind.OKTRIS else params.centre_region
+def _ink_box(deck: DeckKind, area: Region, params: IdentifyParams, corner: bool) -> tuple[int, int, int, int]:
+    region = params.index_suit_region if deck is DeckKind.OKTRIS or corner else params.centre_region
     pad = params.search_px
     return (
         pad + region.x0 - area.x0,
@@ -191,12 +195,12 @@ def _ink_box(deck: DeckKind, area: Region, params: IdentifyParams) -> tuple[int,
     )
 
 
-def _prepare(templates: Templates, params: IdentifyParams) -> _Prepared:
-    key = ("identify", params)
+def _prepare(templates: Templates, params: IdentifyParams, corner: bool) -> _Prepared:
+    key = ("identify", params, corner)
     cached = templates.cache.get(key)
     if isinstance(cached, _Prepared):
         return cached
-    regions, scale = _parts_for(templates.deck, params)
+    regions, scale = _parts_for(templates.deck, params, corner)
     area = regions[0][1]
     for _, region, _ in regions[1:]:
         area = area.union(region)
@@ -227,7 +231,7 @@ def _prepare(templates: Templates, params: IdentifyParams) -> _Prepared:
         order=order,
         rows_of=tuple(np.flatnonzero(card_index == i) for i in range(len(order))),
         coarse_black=np.array(image_black, dtype=np.bool_),
-        ink_box=_ink_box(templates.deck, area, params),
+        ink_box=_ink_box(templates.deck, area, params, corner),
         coarse_rows_of=tuple(
             np.flatnonzero(np.array([c == card for c in image_cards], dtype=np.bool_)) for card in order
         ),
@@ -351,10 +355,16 @@ def agree(reading: IndexReading, best: int, params: IdentifyParams) -> bool:
     return True
 
 
-def read_index(image: Image, templates: Templates, params: IdentifyParams) -> IndexReading:
-    """Score every card of ``templates`` on the index (centre) of the canonical card ``image``."""
+def read_index(
+    image: Image, templates: Templates, params: IdentifyParams, corner: bool = False
+) -> IndexReading:
+    """Score every card of ``templates`` on the index (centre) of the canonical card ``image``.
+
+    With ``corner`` an Octoplus card is read from its corner index (label above mark, at
+    the standard index regions) instead of its centre; a standard card always is.
+    """
     p = params
-    prepared = _prepare(templates, p)
+    prepared = _prepare(templates, p, corner)
     views = _windows(image, prepared.area, p.search_px)
     greys = [grey(window) for window in views]
     # per view, the rows that lose colour_penalty: black cards on red ink; in a colour

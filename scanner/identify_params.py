@@ -60,7 +60,9 @@ class IdentifyParams:
     A standard card is read from its corner index (rank above suit:
     ``index_rank_region`` and ``index_suit_region``, looked at in the card as
     warped and turned half round, so either corner is enough); an
-    Octoplus card from its centre symbol (``centre_region``, at 0° and 180°).
+    Octoplus card from its centre symbol (``centre_region``, at 0° and 180°),
+    or, when that and the whole face name nothing, from its corner index (label
+    above mark, at the standard index regions).
 
     Raises:
         ValueError: (from construction) a field is out of range; the message
@@ -135,6 +137,13 @@ class IdentifyParams:
     """The best card of the blended score is named when it reaches this..."""
     blend_min_margin: float = 0.02
     """...and leads the next card of the blended score by this much."""
+    corner_rank_weight: float = 0.7
+    """Share of the label in an Octoplus card's corner-index score (the mark under it, the
+    same dot on every number card, has the rest); the corner index is read only when the
+    centre and the whole face name nothing (a covered card)."""
+    corner_min_part_score: float = 0.7
+    """Correlation the label and the mark of an Octoplus corner index must each reach (its
+    score must reach ``min_score`` and lead by ``min_margin``, as an index alone; above 1: off)."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -173,6 +182,8 @@ class IdentifyParams:
             "agree_face_margin": (0.0, 2.0),
             "blend_min_score": (-1.0, 2.0),
             "face_min_part_score": (-1.0, 1.0),
+            "corner_rank_weight": (0.0, 1.0),
+            "corner_min_part_score": (-1.0, 2.0),
             "blend_min_margin": (0.0, 2.0),
         }
         for f in fields(self):

@@ -65,6 +65,20 @@ def test_either_corner_index_is_enough() -> None:
         assert identify(bottom_hidden, templates, PARAMS).card == card
 
 
+def test_an_octoplus_card_whose_centre_is_covered_is_read_from_its_corner_index() -> None:
+    # a card of a fanned hand: only the strip with its top-left corner index shows
+    templates = Templates.builtin(DeckKind.OCTOPLUS)
+    corner_off = replace(PARAMS, corner_min_part_score=2.0)
+    for card in expected_cards(DeckKind.OCTOPLUS):
+        covered = face(card)
+        covered[:, 48:] = (60, 60, 60)
+        answer = identify(covered, templates, PARAMS)
+        assert (answer.card, answer.turned) == (card, False), f"{card}: {answer}"
+        half_round = identify(turned(covered), templates, PARAMS)
+        assert (half_round.card, half_round.turned) == (card, True), f"{card} turned: {half_round}"
+        assert identify(covered, templates, corner_off).card is None, card
+
+
 @pytest.mark.parametrize("deck", list(DeckKind))
 def test_camera_like_cards_are_read_right_or_not_at_all(deck: DeckKind) -> None:
     rng = np.random.default_rng(20261129)
@@ -221,6 +235,8 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("face_size", (50.0, 70.0)),
         ("face_weight", 1.5),
         ("blend_min_margin", -0.1),
+        ("corner_rank_weight", 1.5),
+        ("corner_min_part_score", float("inf")),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
