@@ -233,7 +233,8 @@ class CameraThread:
                         return "demo stopped: a new game was started"
                     watcher = self._watcher(game, frame.image, calibration or file_in(self.config.data_dir))
                     proposer = Proposer(
-                        ProposalParams(note=DEMO_NOTE) if demo else None, snapshot=self._snapshot_of(watcher)
+                        ProposalParams(auto_accept=self.config.auto_accept, note=DEMO_NOTE if demo else ""),
+                        snapshot=self._snapshot_of(watcher),
                     )
                     key = wanted
                     seen_seq = game.seq

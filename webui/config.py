@@ -45,6 +45,8 @@ class ServeConfig:
     login_limit: int = 5
     login_window: float = 60.0
     max_streams: int = MAX_STREAMS
+    auto_accept: bool = True
+    """Apply the camera's confident legal readings at once; False: every reading waits for a person."""
 
     def __post_init__(self) -> None:
         if self.game not in PLAYER_LIMITS:

@@ -244,3 +244,29 @@ def test_auto_replays_the_demo_on_a_new_game_when_the_table_holds_only_an_earlie
     (first_id, first_seq), (second_id, second_seq) = runs
     assert second_id != first_id  # a new game, the earlier demo kept as it was
     assert second_seq == first_seq
+
+
+def test_with_confirm_readings_the_camera_flags_every_reading_and_applies_none(tmp_path: Path) -> None:
+    from scanner.sources import DEFAULT_DEMO_DIR
+
+    if not DEFAULT_DEMO_DIR.is_dir():
+        pytest.skip("no built-in demo recording")
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=3)
+    config = ServeConfig(
+        data_dir=tmp_path,
+        players=3,
+        source=f"replay:{DEFAULT_DEMO_DIR}",
+        calibration=DEFAULT_DEMO_DIR / "calibration.toml",
+        auto_accept=False,
+    )
+    camera = CameraThread(service, config, params=CameraParams(realtime_replay=False))
+    camera.start()
+    try:
+        assert wait_until(lambda: "the recording has ended" in service.camera.message, timeout=120)
+    finally:
+        camera.stop()
+    assert service.game.seq == 0  # nothing applied by itself
+    flagged = service.snapshot()["flagged"]
+    assert flagged and all(f["reason"] == "confirm the camera's reading" for f in flagged)
+    assert flagged[0]["candidates"]  # what the camera read, offered as a button
+    service.store.close()

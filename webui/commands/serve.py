@@ -36,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--calibration", type=Path, default=None, help="calibration file")
     parser.add_argument("--threads", type=int, default=None, help="server threads (default 32)")
     parser.add_argument(
+        "--confirm-readings",
+        action="store_true",
+        help="every camera reading waits for a person to confirm it (default: confident legal ones apply)",
+    )
+    parser.add_argument(
         "--done-button",
         type=int,
         default=None,
@@ -67,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             calibration=args.calibration,
             camera=args.source != "none",
             max_streams=max(1, threads - 8),
+            auto_accept=not args.confirm_readings,
         )
         app = create_app(config)
     except (ValueError, StoreError, OSError) as error:
