@@ -16,8 +16,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from calibration.config import Calibration, load_or_default
+from calibration.picamera_lock import lock_controls
 from calibration.seats import SeatZones
 from scanner.params import ScannerParams
+from scanner.sources_pi import PicameraSettings
 from scanner.templates import TemplateError, Templates
 from scanner.types import Quad
 from scanner.watcher_zones import AngleZones
@@ -121,3 +123,13 @@ def scanner_setup(
     for problem in problems:
         log.warning("calibration: %s", problem)
     return ScannerSetup(cal, base, zones, templates, area, tuple(problems))
+
+
+def picamera_settings(path: str | Path | None) -> PicameraSettings:
+    """The Pi camera's set-up from the calibration file at ``path``: its frame size and the
+    exposure, gains, white balance and focus that ``calibrate camera`` recorded.  Never raises:
+    a missing or bad file gives the defaults (the camera then settles and locks by itself)."""
+    camera = load_or_default(path).calibration.camera
+    return PicameraSettings(
+        width=camera.width, height=camera.height, controls=tuple(lock_controls(camera).items())
+    )

@@ -198,13 +198,15 @@ class CameraThread:
         import cv2
 
         from calibration.config import file_in
+        from calibration.runtime import picamera_settings
         from scanner.sources import DEFAULT_DEMO_DIR, ReplaySource, open_source
         from webui.proposals import ProposalParams, Proposer, describe_outcome
 
-        source = open_source(self.config.source, realtime=self.params.realtime_replay)
+        calibration = self.config.calibration
+        picamera = picamera_settings(calibration or file_in(self.config.data_dir))
+        source = open_source(self.config.source, realtime=self.params.realtime_replay, picamera=picamera)
         self._source = source
         self._live_message = "live"
-        calibration = self.config.calibration
         demo = self.config.source == "auto" and isinstance(source, ReplaySource)
         if demo:
             if not DEFAULT_DEMO_DIR.is_dir():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration.config import Calibration, CameraSettings, DeckSettings, TableSettings, save
-from calibration.runtime import scanner_setup
+from calibration.runtime import picamera_settings, scanner_setup
 from calibration.seats import SeatZones
 from scanner.params import FindParams
 from scanner.scan import Scanner
@@ -111,3 +111,21 @@ def test_the_scanner_reports_no_card_off_the_calibrated_play_area(tmp_path: Path
 def test_a_play_area_that_is_not_points_is_refused_by_the_finder() -> None:
     with pytest.raises(ValueError, match=r"find\.play_area"):
         FindParams(play_area=((0.0, 0.0), (1.0, 1.0)))
+
+
+def test_the_pi_camera_starts_with_the_recorded_size_exposure_and_focus(tmp_path: Path) -> None:
+    camera = CameraSettings(
+        1640, 1232, exposure_time_us=9000, analogue_gain=1.5, colour_gains=(1.9, 1.3), lens_position=3.0
+    )
+    settings = picamera_settings(calibrated(tmp_path, camera=camera))
+    assert (settings.width, settings.height) == (1640, 1232)
+    controls = dict(settings.controls)
+    assert controls["ExposureTime"] == 9000 and controls["AeEnable"] is False
+    assert controls["ColourGains"] == (1.9, 1.3) and controls["AwbEnable"] is False
+    assert controls["LensPosition"] == 3.0
+
+
+def test_without_a_calibration_the_pi_camera_settles_by_itself(tmp_path: Path) -> None:
+    for path in (None, tmp_path / "missing.toml"):
+        settings = picamera_settings(path)
+        assert settings.controls == () and (settings.width, settings.height) == (1280, 720)

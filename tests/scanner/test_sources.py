@@ -345,6 +345,17 @@ def test_picamera_locks_exposure_and_white_balance_after_settling(
     assert camera.closed
 
 
+def test_picamera_sets_the_recorded_controls_over_the_settled_ones(
+    fake_picamera2: type[_FakePicamera2],
+) -> None:
+    recorded = (("ExposureTime", 8000), ("AfMode", 0), ("LensPosition", 2.5))
+    with PicameraSource(PicameraSettings(settle_s=0.0, controls=recorded)):
+        camera = fake_picamera2.instances[0]
+        assert camera.controls["ExposureTime"] == 8000  # recorded, not the settled 12000
+        assert camera.controls["LensPosition"] == 2.5 and camera.controls["AfMode"] == 0
+        assert camera.controls["AnalogueGain"] == 2.5 and camera.controls["AwbEnable"] is False
+
+
 def test_picamera_skips_a_malformed_frame_and_treats_a_timeout_as_a_dead_camera(
     fake_picamera2: type[_FakePicamera2], caplog: pytest.LogCaptureFixture
 ) -> None:
