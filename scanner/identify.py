@@ -39,7 +39,7 @@ were set on scenes rendered under other seeds than the committed fixtures (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -162,7 +162,16 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
         # a covered Octoplus card may still show a corner index (label above mark)
         corner = read_index(image, templates, p, corner=True)
         c_best, c_second = _top_two(corner.scores)
-        if _index_names(corner, c_best, c_second, p, p.corner_min_part_score, templates.deck):
+        # named by the corner alone, or by the corner and the centre (``reading``) agreeing
+        agreeing = reading.order[_top_two(reading.scores)[0]] == corner.order[c_best] and _index_names(
+            corner,
+            c_best,
+            c_second,
+            replace(p, min_margin=p.corner_agree_margin),
+            p.corner_agree_part_score,
+            templates.deck,
+        )
+        if agreeing or _index_names(corner, c_best, c_second, p, p.corner_min_part_score, templates.deck):
             accepted, by_face, from_corner, reading = True, False, True, corner
             best, second = c_best, c_second
             best_score = float(corner.scores[best])

@@ -144,6 +144,12 @@ class IdentifyParams:
     corner_min_part_score: float = 0.7
     """Correlation the label and the mark of an Octoplus corner index must each reach (its
     score must reach ``min_score`` and lead by ``min_margin``, as an index alone; above 1: off)."""
+    corner_agree_margin: float = 0.04
+    """An Octoplus card whose centre ranks first the card its corner index ranks first (two
+    agreeing readings, neither clear alone) is named when the corner's score reaches
+    ``min_score`` and leads its next card by this much..."""
+    corner_agree_part_score: float = 0.55
+    """...and each of the corner's parts (label, mark) reaches this (above 1: off)."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -184,6 +190,8 @@ class IdentifyParams:
             "face_min_part_score": (-1.0, 1.0),
             "corner_rank_weight": (0.0, 1.0),
             "corner_min_part_score": (-1.0, 2.0),
+            "corner_agree_margin": (0.0, 2.0),
+            "corner_agree_part_score": (-1.0, 2.0),
             "blend_min_margin": (0.0, 2.0),
         }
         for f in fields(self):

@@ -68,7 +68,7 @@ def test_either_corner_index_is_enough() -> None:
 def test_an_octoplus_card_whose_centre_is_covered_is_read_from_its_corner_index() -> None:
     # a card of a fanned hand: only the strip with its top-left corner index shows
     templates = Templates.builtin(DeckKind.OCTOPLUS)
-    corner_off = replace(PARAMS, corner_min_part_score=2.0)
+    corner_off = replace(PARAMS, corner_min_part_score=2.0, corner_agree_part_score=2.0)
     for card in expected_cards(DeckKind.OCTOPLUS):
         covered = face(card)
         covered[:, 48:] = (60, 60, 60)
@@ -77,6 +77,25 @@ def test_an_octoplus_card_whose_centre_is_covered_is_read_from_its_corner_index(
         half_round = identify(turned(covered), templates, PARAMS)
         assert (half_round.card, half_round.turned) == (card, True), f"{card} turned: {half_round}"
         assert identify(covered, templates, corner_off).card is None, card
+
+
+def test_an_octoplus_corner_index_without_a_clear_lead_counts_when_the_centre_agrees() -> None:
+    # the right half of the card covered, the rest noisy: neither the corner index nor the
+    # half-covered centre is clear alone, but they agree
+    templates = Templates.builtin(DeckKind.OCTOPLUS)
+    rng = np.random.default_rng(1)
+    agreement_only = replace(PARAMS, corner_min_part_score=2.0)
+    neither = replace(agreement_only, corner_agree_part_score=2.0)
+    named = 0
+    for card in expected_cards(DeckKind.OCTOPLUS):
+        covered = face(card).astype(np.float32)
+        covered[:, 90:] = 60.0
+        noisy = np.clip(covered + rng.normal(0.0, 25.0, covered.shape), 0, 255).astype(np.uint8)
+        assert identify(noisy, templates, neither).card is None, card
+        answer = identify(noisy, templates, agreement_only).card
+        assert answer in (card, None), f"{card} read as {answer}"
+        named += answer == card
+    assert named >= 5
 
 
 @pytest.mark.parametrize("deck", list(DeckKind))
@@ -237,6 +256,7 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("blend_min_margin", -0.1),
         ("corner_rank_weight", 1.5),
         ("corner_min_part_score", float("inf")),
+        ("corner_agree_margin", -0.01),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
