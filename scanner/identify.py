@@ -31,7 +31,9 @@ In 2 and 3 each part must reach ``face_min_part_score``.  A covered card's face
 matches nothing well, so there the index decides alone; an Octoplus card none of
 these names (its centre covered) is read once more from its corner index (label
 above mark, ``read_index(..., corner=True)``) and named by rule 1 with
-``corner_min_part_score`` for the parts.  Otherwise the answer is
+``corner_min_part_score`` for the parts, or, when the centre ranks the same card
+first, by rule 1 with ``corner_agree_margin`` and ``corner_agree_part_score``
+(two agreeing readings).  Otherwise the answer is
 ``None`` (not identified) with the best candidate still reported.  The thresholds
 were set on scenes rendered under other seeds than the committed fixtures (see
 ``benchmarks.identify_holdout``).
