@@ -149,7 +149,9 @@ class IdentifyParams:
     agreeing readings, neither clear alone) is named when the corner's score reaches
     ``min_score`` and leads its next card by this much..."""
     corner_agree_part_score: float = 0.55
-    """...and each of the corner's parts (label, mark) reaches this (above 1: off)."""
+    """...and each of the corner's parts (label, mark) reaches this (above 1: off).  A corner
+    index that passes these two for another card than the centre names leaves the card
+    unnamed."""
 
     def __post_init__(self) -> None:
         self.validate()

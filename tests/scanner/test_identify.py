@@ -98,6 +98,19 @@ def test_an_octoplus_corner_index_without_a_clear_lead_counts_when_the_centre_ag
     assert named >= 5
 
 
+def test_an_octoplus_centre_is_not_named_when_its_corner_index_clearly_shows_another_card() -> None:
+    templates = Templates.builtin(DeckKind.OCTOPLUS)
+    two, three = OctoCard.parse("2"), OctoCard.parse("3")
+    mixed = face(two)
+    other = face(three)
+    mixed[:90, :50] = other[:90, :50]
+    mixed[-90:, -50:] = other[-90:, -50:]
+    assert identify(face(two), templates, PARAMS).card == two
+    answer = identify(mixed, templates, PARAMS)
+    assert answer.card is None, answer
+    assert answer.candidate == two
+
+
 @pytest.mark.parametrize("deck", list(DeckKind))
 def test_camera_like_cards_are_read_right_or_not_at_all(deck: DeckKind) -> None:
     rng = np.random.default_rng(20261129)
