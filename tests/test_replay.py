@@ -12,36 +12,13 @@ import json
 from pathlib import Path
 
 import pytest
+from recorded_games import GAMES, PLAYED, QUIET, expected, normalised
 
 from scanner.sources import SourceError
 from scorer.errors import NotationError
-from scorer.events import Event, Reveal
 from scorer.notation import parse_log
 from webui.cli import main
 from webui.commands.replay import ReplayRun, TruthDetector, read_people, replay_folder
-
-GAMES = Path(__file__).resolve().parent / "fixtures" / "games"
-PLAYED = ("octoplus-3p-round", "oktris-4p-deal")
-QUIET = ("idle-table", "hands-waving", "card-nudged")
-
-
-def expected(name: str) -> tuple[str, int, list[Event], dict[str, object]]:
-    folder = GAMES / name
-    game = parse_log((folder / "expected.log").read_text(encoding="utf-8"))
-    sheet = json.loads((folder / "expected-sheet.json").read_text(encoding="utf-8"))
-    return game.name, len(game.players), list(game.events), sheet
-
-
-def normalised(events: list[Event]) -> list[Event]:
-    """Events with a revealed hand's cards in a fixed order (the order of a hand means nothing)."""
-    out: list[Event] = []
-    for event in events:
-        if isinstance(event, Reveal):
-            event = Reveal(
-                event.seat, tuple(sorted(event.cards, key=str)), seq=event.seq, source=event.source
-            )
-        out.append(event)
-    return out
 
 
 def replay_with_truth(name: str) -> ReplayRun:

@@ -2,35 +2,11 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from recorded_games import GAMES, PLAYED, QUIET, expected, normalised
 
-from scorer.events import Event, Reveal
 from scorer.notation import parse_log
 from webui.commands.replay import ReplayRun, replay_folder
-
-GAMES = Path(__file__).resolve().parent / "fixtures" / "games"
-PLAYED = ("octoplus-3p-round", "oktris-4p-deal")
-QUIET = ("idle-table", "hands-waving", "card-nudged")
-
-
-def expected(name: str) -> tuple[str, int, list[Event], dict[str, object]]:
-    folder = GAMES / name
-    game = parse_log((folder / "expected.log").read_text(encoding="utf-8"))
-    sheet = json.loads((folder / "expected-sheet.json").read_text(encoding="utf-8"))
-    return game.name, len(game.players), list(game.events), sheet
-
-
-def normalised(events: list[Event]) -> list[Event]:
-    """Events with a revealed hand's cards in a fixed order (the order of a hand means nothing)."""
-    return [
-        Reveal(e.seat, tuple(sorted(e.cards, key=str)), seq=e.seq, source=e.source)
-        if isinstance(e, Reveal)
-        else e
-        for e in events
-    ]
 
 
 def replay_with_scanner(name: str) -> ReplayRun:
