@@ -11,6 +11,7 @@ enclosed regions outline lone cards whatever the table's lightness.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -61,9 +62,9 @@ def make_work(image: Image, p: FindParams) -> Work:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     grey, a, b = cv2.split(lab)
-    neutral = np.full_like(a, 128)
-    chroma = cv2.max(cv2.absdiff(a, neutral), cv2.absdiff(b, neutral))
-    colourless: Arr = (chroma <= p.max_chroma).astype(np.uint8) * 255
+    # |a - 128| <= max_chroma and |b - 128| <= max_chroma, as integer ranges
+    low, high = math.ceil(128 - p.max_chroma), math.floor(128 + p.max_chroma)
+    colourless: Arr = cv2.bitwise_and(cv2.inRange(a, low, high), cv2.inRange(b, low, high))
 
     tiny_size = (max(1, size[0] // p.background_scale), max(1, size[1] // p.background_scale))
     tiny = cv2.resize(grey, tiny_size, interpolation=cv2.INTER_AREA)
@@ -71,8 +72,7 @@ def make_work(image: Image, p: FindParams) -> Work:
     k = min(k, (min(tiny_size) * 2 - 1) | 1) if min(tiny_size) > 1 else 1
     background = cv2.medianBlur(tiny, k) if k >= 3 else tiny
     background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
-    rel = cv2.subtract(grey.astype(np.int16), background.astype(np.int16))
-    mask: Arr = ((rel >= p.white_margin) & (colourless > 0)).astype(np.uint8) * 255
+    mask: Arr = cv2.bitwise_and(_lighter_by(grey, background, p.white_margin), colourless)
     square = np.ones((3, 3), np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, square)
     union = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, square)
@@ -109,6 +109,17 @@ def make_work(image: Image, p: FindParams) -> Work:
         gy=gy,
         light_level=_lightest_tenth(tiny),
     )
+
+
+def _lighter_by(grey: Arr, background: Arr, margin: float) -> Arr:
+    """0/255: where ``grey`` is at least ``margin`` lighter than ``background`` (both uint8)."""
+    least = math.ceil(margin)
+    if least >= 1:
+        # a saturated difference only clips values below the threshold
+        _t, lighter = cv2.threshold(cv2.subtract(grey, background), least - 1, 255, cv2.THRESH_BINARY)
+        return np.asarray(lighter)
+    rel = cv2.subtract(grey.astype(np.int16), background.astype(np.int16))
+    return (rel >= least).astype(np.uint8) * 255
 
 
 def _fine_edges(smooth: Arr, union: Arr, p: FindParams) -> Arr:
