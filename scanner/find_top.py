@@ -17,6 +17,9 @@ from scanner.find_geometry import Arr, FloatArray
 from scanner.find_work import Work
 from scanner.params import FindParams
 
+_ACROSS = np.array([-1.0, 0.0, 1.0])[:, None, None]
+"""Offsets (pixels, along the outward normal) at which a side is sampled."""
+
 
 def _inside(points: FloatArray, quad: FloatArray, margin: float) -> Arr:
     """Which points lie inside the convex ``quad`` by at least ``margin`` pixels."""
@@ -58,16 +61,15 @@ def side_visibility(quad: FloatArray, work: Work, within: FloatArray | None, p: 
     pts, nrm = pts[keep], nrm[keep]
     if len(pts) < p.top_min_samples:
         return None
-    shows = np.zeros(len(pts), bool)
-    for offset in (-1.0, 0.0, 1.0):
-        q = pts + nrm * offset
-        xs = np.clip(np.round(q[:, 0]).astype(np.intp), 0, w - 1)
-        ys = np.clip(np.round(q[:, 1]).astype(np.intp), 0, h - 1)
-        gx = work.gx[ys, xs]
-        gy = work.gy[ys, xs]
-        across = np.abs(gx * nrm[:, 0] + gy * nrm[:, 1])
-        total = np.hypot(gx, gy)
-        shows |= (across >= p.top_min_gradient) & (across >= p.top_alignment * total)
+    # the samples a pixel either side of the side and on it, all gathered at once
+    q = pts[None, :, :] + nrm[None, :, :] * _ACROSS
+    xs = np.clip(np.round(q[..., 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.round(q[..., 1]).astype(np.intp), 0, h - 1)
+    gx = work.gx[ys, xs]
+    gy = work.gy[ys, xs]
+    across = np.abs(gx * nrm[:, 0] + gy * nrm[:, 1])
+    total = np.hypot(gx, gy)
+    shows = ((across >= p.top_min_gradient) & (across >= p.top_alignment * total)).any(axis=0)
     return float(shows.mean())
 
 
