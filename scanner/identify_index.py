@@ -147,7 +147,8 @@ def _smooth(grey: Image, size: tuple[int, int], blur: float, highpass: float) ->
 
 def _normalise_rows(rows: FloatArray) -> FloatArray:
     rows = rows - rows.mean(axis=1, keepdims=True)
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    # the Euclidean norm of each row, as ``np.linalg.norm`` sums it, without its copy for ``conj``
+    norms = np.sqrt(np.add.reduce(rows * rows, axis=1, keepdims=True))
     return np.asarray(rows / np.maximum(norms, 1e-6), dtype=np.float32)
 
 
