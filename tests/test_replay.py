@@ -99,45 +99,27 @@ def test_replay_command_names_a_missing_folder(tmp_path: Path, capsys: pytest.Ca
     assert "nothing" in capsys.readouterr().err
 
 
+def replay_oktris_deal_with(calibration: Path, capsys: pytest.CaptureFixture[str]) -> object:
+    """The totals ``octotable replay --truth --json`` prints for the Oktris deal with ``calibration``."""
+    folder = GAMES / "oktris-4p-deal"
+    args = ["replay", str(folder), "--game", "oktris", "--players", "4", "--truth"]
+    assert main([*args, "--calibration", str(calibration), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)["totals"]
+
+
 def test_replay_command_takes_seat_zones_and_card_size_from_a_calibration_file(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    folder = GAMES / "oktris-4p-deal"
-    calibration = str(folder / "calibration.toml")
-    args = [
-        "replay",
-        str(folder),
-        "--game",
-        "oktris",
-        "--players",
-        "4",
-        "--truth",
-        "--calibration",
-        calibration,
-    ]
-    assert main([*args, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["totals"] == expected("oktris-4p-deal")[3]["totals"]
+    totals = replay_oktris_deal_with(GAMES / "oktris-4p-deal" / "calibration.toml", capsys)
+    assert totals == expected("oktris-4p-deal")[3]["totals"]
 
 
 def test_replay_command_with_a_calibration_for_other_seats_warns_and_uses_equal_angles(
     capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    folder = GAMES / "oktris-4p-deal"
-    calibration = str(GAMES / "octoplus-3p-round" / "calibration.toml")
-    args = [
-        "replay",
-        str(folder),
-        "--game",
-        "oktris",
-        "--players",
-        "4",
-        "--truth",
-        "--calibration",
-        calibration,
-    ]
-    assert main([*args, "--json"]) == 0
+    totals = replay_oktris_deal_with(GAMES / "octoplus-3p-round" / "calibration.toml", capsys)
     assert "3 seats but the game has 4 players" in caplog.text
-    assert json.loads(capsys.readouterr().out)["totals"] == expected("oktris-4p-deal")[3]["totals"]
+    assert totals == expected("oktris-4p-deal")[3]["totals"]
 
 
 def test_replay_command_without_the_calibration_file_warns_and_uses_the_defaults(
