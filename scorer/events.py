@@ -103,3 +103,33 @@ class Adjust(EventMeta):
 
 Event = TurnUp | Play | Give | TakeChain | Reveal | Trick | Undone | Adjust
 """Any event of either game."""
+
+
+def describe(event: Event, players: tuple[str, ...] = ()) -> str:
+    """One event in words: "Ana plays 5 3", "Undo of #12".
+
+    Seats are named from ``players`` (seat 1 is ``players[0]``); a seat without
+    a name reads "seat N".  Cards read as people write them (``7♥``, ``Pass``).
+    """
+
+    def who(seat: int) -> str:
+        return players[seat - 1] if 1 <= seat <= len(players) else f"seat {seat}"
+
+    def cards(shown: tuple[OctoCard | StdCard, ...], empty: str) -> str:
+        return " ".join(card.pretty for card in shown) or empty
+
+    if isinstance(event, TurnUp):
+        return f"Turned up {event.card.pretty}"
+    if isinstance(event, Play):
+        return f"{who(event.seat)} plays {cards(event.cards, 'no cards')}"
+    if isinstance(event, Give):
+        return f"{who(event.seat)} gives a card to {who(event.to)}"
+    if isinstance(event, TakeChain):
+        return f"{who(event.seat)} takes the +2 chain"
+    if isinstance(event, Reveal):
+        return f"{who(event.seat)} shows {cards(event.cards, 'no cards')}"
+    if isinstance(event, Trick):
+        return "Trick " + "  ".join(f"{who(i)} {card.pretty}" for i, card in enumerate(event.cards, start=1))
+    if isinstance(event, Undone):
+        return f"Undo of #{event.target}"
+    return f"{who(event.seat)} {event.points:+d}: {event.reason}"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from scorer.cards import OctoCard
 from scorer.errors import IllegalPlayError
-from scorer.events import Adjust, Event, Give, Play, Reveal, TakeChain, TurnUp
+from scorer.events import Event, describe
 from scorer.sheet import Adjustment, ScoreCell
 
 MIN_PLAYERS = 2
@@ -105,23 +105,7 @@ def next_seat(state: OctoplusState, seat: int) -> int:
     return seat % state.players + 1
 
 
-def event_words(event: Event) -> str:
-    if isinstance(event, TurnUp):
-        return f"turn up {event.card}"
-    if isinstance(event, Play):
-        return f"seat {event.seat} plays {' '.join(map(str, event.cards)) or '(no cards)'}"
-    if isinstance(event, Give):
-        return f"seat {event.seat} gives a card to seat {event.to}"
-    if isinstance(event, TakeChain):
-        return f"seat {event.seat} takes the chain"
-    if isinstance(event, Reveal):
-        return f"seat {event.seat} reveals {' '.join(map(str, event.cards)) or '(no cards)'}"
-    if isinstance(event, Adjust):
-        return f"adjust seat {event.seat} by {event.points:+d} ({event.reason})"
-    return f"{type(event).__name__} event"
-
-
 def illegal(
     event: Event, state: OctoplusState, why: str, error: type[IllegalPlayError] = IllegalPlayError
 ) -> IllegalPlayError:
-    return error(f"{why} [event: {event_words(event)}; state: {state.describe()}]")
+    return error(f"{why} [event: {describe(event)}; state: {state.describe()}]")

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from scorer.cards import OctoCard, StdCard
-from scorer.events import Adjust, Event, Give, Play, Reveal, TakeChain, Trick, TurnUp, Undone
+from scorer.events import Event, Undone, describe
 from scorer.game import Game
 from scorer.octoplus import OctoplusState
 from scorer.oktris import OktrisState
@@ -46,28 +46,8 @@ def card_text(card: OctoCard | StdCard) -> str:
 
 
 def event_words(event: Event, players: tuple[str, ...]) -> str:
-    """One event in words, with names: "Ana plays 5 3", "Undo of #12"."""
-
-    def who(seat: int) -> str:
-        return players[seat - 1] if 1 <= seat <= len(players) else f"seat {seat}"
-
-    if isinstance(event, TurnUp):
-        return f"Turned up {card_text(event.card)}"
-    if isinstance(event, Play):
-        return f"{who(event.seat)} plays {' '.join(card_text(c) for c in event.cards)}"
-    if isinstance(event, Give):
-        return f"{who(event.seat)} gives a card to {who(event.to)}"
-    if isinstance(event, TakeChain):
-        return f"{who(event.seat)} takes the +2 chain"
-    if isinstance(event, Reveal):
-        shown = " ".join(card_text(c) for c in event.cards) or "no cards"
-        return f"{who(event.seat)} shows {shown}"
-    if isinstance(event, Trick):
-        return "Trick " + "  ".join(f"{who(i)} {card_text(c)}" for i, c in enumerate(event.cards, start=1))
-    if isinstance(event, Undone):
-        return f"Undo of #{event.target}"
-    assert isinstance(event, Adjust)
-    return f"{who(event.seat)} {event.points:+d}: {event.reason}"
+    """One event in words, with names: "Ana plays 5 3", "Undo of #12" (``scorer.events.describe``)."""
+    return describe(event, players)
 
 
 def jsonable(value: Any) -> Any:

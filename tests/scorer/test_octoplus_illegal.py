@@ -161,3 +161,8 @@ def test_a_state_is_frozen() -> None:
     with pytest.raises(AttributeError):
         state.base = 3  # type: ignore[misc]
     assert state.phase is Phase.PLAY
+
+
+def test_an_illegal_event_is_described_in_the_words_the_page_uses() -> None:
+    rejects(started(), TakeChain(2), IllegalPlayError, "[event: seat 2 takes the +2 chain;")
+    rejects(awaiting_give(), Play(2, cards("1 -2")), OutOfTurnError, "[event: seat 2 plays 1 -2;")
