@@ -164,5 +164,5 @@ def test_a_state_is_frozen() -> None:
 
 
 def test_an_illegal_event_is_described_in_the_words_the_page_uses() -> None:
-    rejects(started(), TakeChain(2), IllegalPlayError, "[event: seat 2 takes the +2 chain;")
+    rejects(started(), TakeChain(2), OutOfTurnError, "[event: seat 2 takes the +2 chain;")
     rejects(awaiting_give(), Play(2, cards("1 -2")), OutOfTurnError, "[event: seat 2 plays 1 -2;")
