@@ -139,3 +139,16 @@ def test_parts_are_not_shared_when_switched_off() -> None:
 def test_combine_parameters_are_validated(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
         CombineParams(**{field: value})  # type: ignore[arg-type]
+
+
+def test_one_blurred_capture_of_a_card_leaves_its_learned_template_as_it_was() -> None:
+    labels = ("5H", "8H", "5D", "3C")
+    clean: dict[Card, list[Image]] = {StdCard.parse(label): captures_of(label) for label in labels}
+    spoiled = {card: list(images) for card, images in clean.items()}
+    five = StdCard.parse("5H")
+    spoiled[five][1] = np.asarray(cv2.GaussianBlur(spoiled[five][1], (0, 0), 9), dtype=np.uint8)
+    without = combine_captures({**clean, five: [clean[five][0], clean[five][2]]}, DECK)
+    with_bad = combine_captures(spoiled, DECK)
+    assert np.array_equal(with_bad[five], without[five])
+    # and all three good captures make a template close to the two
+    assert correlation(combine_captures(clean, DECK)[five], without[five]) > 0.99
