@@ -15,7 +15,8 @@ should do next:
 - ``FINISHED`` once every card has its captures (or was skipped).
 
 ``learn`` then makes the templates (per card its captures turned the same way
-up, the medoid first, the table past the rounded corners painted over);
+up, the table past the rounded corners painted over, aligned and averaged into
+one template, see ``calibration.template_combine``);
 ``calibration.validation.validate`` reports each card's confidence against them
 and any two cards too alike.
 """
@@ -30,7 +31,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from calibration.template_combine import CombineParams, combine_captures
 from scanner.find import find_cards, warp_card
+from scanner.identify_params import IdentifyParams
 from scanner.params import FindParams
 from scanner.templates import Templates, expected_cards
 from scanner.types import Image, Quad
@@ -56,6 +59,7 @@ class CaptureParams:
         size_tolerance: relative tolerance of a found card's short side against the calibrated one.
         corner_radius: the card's corner radius as a fraction of its width (templates are cleaned
             outside it).
+        combine: how a card's captures become its template (``calibration.template_combine``).
 
     Raises:
         CaptureError: (on construction) a value out of range.
@@ -68,6 +72,7 @@ class CaptureParams:
     empty_frames: int = 1
     size_tolerance: float = 0.3
     corner_radius: float = 0.07
+    combine: CombineParams = field(default_factory=CombineParams)
 
     def __post_init__(self) -> None:
         if not 1 <= self.captures_per_card <= 20:
@@ -303,21 +308,27 @@ class CaptureSession:
 
     # --- results --------------------------------------------------------------
 
-    def learn(self) -> Templates:
-        """The templates of every captured card: per card its captures turned the same way up,
-        the medoid first (see ``combine``), each with the table outside its rounded corners
-        painted over in the card's paper colour (``clean_corners``).
+    def learn(self, identify: IdentifyParams | None = None) -> Templates:
+        """The templates of every captured card, one per card: its captures turned the same way
+        up (the medoid first, see ``combine_all``), the table outside the rounded corners
+        painted over in the card's paper colour (``clean_corners``), then aligned, averaged and
+        with the parts of a standard card's index shared among the cards that print them
+        (``calibration.template_combine.combine_captures``; ``identify`` says where the
+        identifier reads the index, default ``IdentifyParams()``).
 
         Raises:
             CaptureError: no card was captured at all.
         """
         if not self.captures:
             raise CaptureError("no card was captured: nothing to learn templates from")
-        faces = {
-            card: tuple(clean_corners(image, self.params.corner_radius) for image in combine_all(images))
+        radius = self.params.corner_radius
+        ordered = {
+            card: [clean_corners(image, radius) for image in combine_all(images)]
             for card, images in self.captures.items()
             if images
         }
+        combined = combine_captures(ordered, self.deck, identify, self.params.combine)
+        faces = {card: (clean_corners(image, radius),) for card, image in combined.items()}
         return Templates(self.deck, faces, source="<capture>")
 
 

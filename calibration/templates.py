@@ -17,11 +17,14 @@ photo as template), and
   bad photo cannot spoil a card;
 - with exactly two photos that disagree, the one the finder saw better is kept;
 - up to ``LearnParams.templates_per_card`` of the most central remaining photos
-  are kept as extra templates (more light and angle variety).
+  are kept.
 
-Every template is turned the way the shipped template of the same card reads
-(when there is one), and the table seen past its rounded corners is painted
-over with the card's paper colour.  For Oktris, photos labelled 9-K are welcome:
+The kept photos of a card are turned the way the shipped template of the same
+card reads (when there is one), and the table seen past their rounded corners
+is painted over with the card's paper colour; then they become one template:
+aligned onto the shipped face (or onto the medoid), averaged, and for standard
+cards with the corner index's rank and suit shared among the cards that print
+them (``calibration.template_combine``).  For Oktris, photos labelled 9-K are welcome:
 they become decoys (``scanner.templates.in_deck``), so a stray 9-K on the table
 is recognised and answered "not identified" instead of taken for an A-8.
 """
@@ -37,6 +40,7 @@ import cv2
 import numpy as np
 
 from calibration.capture import clean_corners
+from calibration.template_combine import CombineParams, combine_captures
 from scanner.find import find_cards, warp_card
 from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
@@ -64,7 +68,9 @@ class LearnParams:
     min_agreement: float = 0.45
     """Least score of a photo against the medoid to be kept (else: an outlier)."""
     templates_per_card: int = 3
-    """At most this many templates per card (the medoid first)."""
+    """At most this many photos per card (the medoid first) are averaged into its template."""
+    combine: CombineParams = field(default_factory=CombineParams)
+    """How a card's kept photos become its one template."""
     corner_radius: float = 0.07
     """Rounded-corner radius (fraction of the card width) painted over with paper colour."""
     min_likeness: float = 0.2
@@ -312,17 +318,18 @@ def learn_templates(
         photos.setdefault(card, []).append(Photo(path, card, cut[0], cut[1]))
     if not photos:
         raise TemplateError(f"no photo listed in {str(labels_csv)!r} shows a card: nothing to learn")
-    faces: dict[Card, tuple[Image, ...]] = {}
+    chosen: dict[Card, list[Image]] = {}
     reports: list[CardReport] = []
     for card, card_photos in photos.items():
         kept, rejected, agreement = combine(card_photos, deck, p, lp)
         for photo in rejected:
             log.warning("%s: rejected as an outlier among the photos of %s", photo.path, card)
-        images = _upright([photo.image for photo in kept], card, deck, p)
-        faces[card] = tuple(images)
+        chosen[card] = _upright([photo.image for photo in kept], card, deck, p)
         reports.append(
             CardReport(card, tuple(x.path for x in kept), tuple(x.path for x in rejected), agreement)
         )
+    combined = combine_captures(chosen, deck, p.identify, lp.combine)
+    faces = {card: (clean_corners(image, lp.corner_radius),) for card, image in combined.items()}
     templates = Templates(deck, faces, source=str(out_dir))
     folder = templates.save(out_dir)
     missing = templates.missing(expected_cards(deck))

@@ -143,6 +143,12 @@ def test_a_card_of_another_deck_is_refused() -> None:
         CaptureSession(DeckKind.OCTOPLUS, cards=(parse_card("7H", DeckKind.OKTRIS),))
 
 
+def test_the_learned_set_holds_one_template_per_card(whole_deck: CaptureSession) -> None:
+    templates = whole_deck.learn()
+    assert set(templates.cards) == set(whole_deck.captures)
+    assert all(len(images) == 1 for images in templates.faces.values())
+
+
 def test_the_whole_deck_is_captured_with_a_progress_bar_to_the_end(whole_deck: CaptureSession) -> None:
     assert whole_deck.finished
     progress = whole_deck.progress()
@@ -202,11 +208,6 @@ def readings(whole_deck: CaptureSession) -> list[tuple[str, Identification]]:
     return out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="goal not met yet: the identifier accepts about half of these small cards (115 px) with learned "
-    "templates; the rest are left unidentified (see docs/BENCHMARKS.md, calibration)",
-)
 def test_templates_learned_from_the_captures_identify_the_fixture_cards(
     readings: list[tuple[str, Identification]],
 ) -> None:
@@ -226,4 +227,4 @@ def test_templates_learned_from_the_captures_rank_the_right_card_first(
     readings: list[tuple[str, Identification]],
 ) -> None:
     first = sum(str(answer.candidate) == label for label, answer in readings)
-    assert first / len(readings) >= 0.9
+    assert first / len(readings) >= 0.96

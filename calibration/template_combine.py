@@ -1,0 +1,261 @@
+"""Several captures of each card made into one clean template per card: aligned, averaged, parts shared.
+
+Why: a single capture of a small card is blurred, noisy and cut a pixel or two
+off, and the next card's capture is blurred and cut differently.  The
+identifier compares a card with every template by correlation, so a template
+that happens to be a little cleaner or better placed scores higher against
+*every* card that looks like it: with templates taken one capture each, the 5
+of hearts read as the 8 of hearts because the 8's heart symbol was the cleaner
+one.  Three steps take those differences away:
+
+1. **Align**: every capture is registered (an affine fit of its blurred grey
+   image, ``cv2.findTransformECC``) onto a reference: the shipped face of the
+   same card when the capture fits it well (``CombineParams.min_fit``: the deck
+   is drawn like the shipped one, so every template ends up cut exactly where
+   the shipped template is), else the first capture (the medoid).  A fit that
+   moves the card more than ``max_shift`` or scales or shears it more than
+   ``max_warp`` is not taken.
+2. **Average**: the aligned captures that agree with the reference in their
+   detail (``min_agreement``) are averaged, which takes out the noise of each; a
+   blurred or wrong capture is left out.
+3. **Share parts** (standard cards whose captures took the shipped geometry):
+   the rank of a card's corner index is the same glyph on both cards of its
+   rank and colour, and its suit symbol is the same on all cards of its suit,
+   so the rank area of a template is the mean over those cards and the suit
+   area the mean over the suit (each in its own paper colour).  Then two
+   cards of a suit differ only where their ranks differ, as the shipped
+   templates do.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
+from scanner.templates import TemplateError, Templates
+from scanner.types import Image
+from scorer.cards import Card, DeckKind, StdCard
+
+log = logging.getLogger(__name__)
+
+FloatImage = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class CombineParams:
+    """The tunable numbers of turning several captures of each card into one template.
+
+    Raises:
+        ValueError: (from construction) a field is out of range, naming it and its value.
+    """
+
+    align_blur: float = 1.5
+    """Gaussian blur (canonical pixels) of both grey images before they are registered."""
+    align_scale: float = 0.5
+    """The registration is fitted on the images resampled by this factor (for speed)."""
+    min_fit: float = 0.9
+    """Least correlation of a capture registered onto the shipped face of its card for the
+    shipped face to be the reference (else the first capture is)."""
+    min_agreement: float = 0.85
+    """Least correlation of an aligned capture with the reference, both with their slow shading
+    taken away (``agree_highpass``), to be averaged in: a blurred capture falls well below."""
+    agree_highpass: float = 6.0
+    """Sigma (canonical pixels) of the blur subtracted before captures are compared for agreement."""
+    max_shift: float = 16.0
+    """Largest move (canonical pixels) a registration may make; more is a failed fit."""
+    max_warp: float = 0.12
+    """Largest departure from no scaling or shear (any entry of the 2x2 part minus identity)."""
+    share_parts: bool = True
+    """Standard cards: share the rank area among the cards of a rank and colour and the suit
+    area among the cards of a suit (only between templates that took the shipped geometry)."""
+    seam_ramp: int = 6
+    """Height (canonical pixels) over which the rank area fades into the suit area."""
+
+    def __post_init__(self) -> None:
+        checks = {
+            "align_blur": (0.0, 10.0),
+            "align_scale": (0.1, 1.0),
+            "min_fit": (-1.0, 1.0),
+            "min_agreement": (-1.0, 1.0),
+            "agree_highpass": (0.5, 50.0),
+            "max_shift": (0.0, 100.0),
+            "max_warp": (0.0, 1.0),
+            "seam_ramp": (1, 40),
+        }
+        for name, (low, high) in checks.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+                raise ValueError(f"CombineParams.{name} must be in [{low}, {high}], got {value!r}")
+        if not isinstance(self.seam_ramp, int):
+            raise ValueError(f"CombineParams.seam_ramp must be an integer, got {self.seam_ramp!r}")
+
+
+def _grey(image: Image, blur: float) -> FloatImage:
+    plain = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.float32)
+    if blur <= 0:
+        return plain
+    return np.asarray(cv2.GaussianBlur(plain, (0, 0), blur), dtype=np.float32)
+
+
+def _detail(image: Image, params: CombineParams) -> FloatImage:
+    """The blurred grey image less its slow shading: what agreement is judged on."""
+    plain = _grey(image, params.align_blur)
+    return np.asarray(plain - cv2.GaussianBlur(plain, (0, 0), params.agree_highpass), dtype=np.float32)
+
+
+def _correlation(a: FloatImage, b: FloatImage) -> float:
+    x, y = a - a.mean(), b - b.mean()
+    return float((x * y).sum() / max(float(np.sqrt((x * x).sum() * (y * y).sum())), 1e-6))
+
+
+def align(image: Image, reference: Image, params: CombineParams) -> tuple[Image, float] | None:
+    """``image`` resampled onto ``reference``'s geometry by an affine registration, and how well
+    it then agrees with it (correlation of the blurred grey images); ``None`` when the fit does
+    not converge or moves the card further than ``max_shift`` / ``max_warp`` allow."""
+    k = params.align_scale
+    size = (max(8, round(CARD_WIDTH * k)), max(8, round(CARD_HEIGHT * k)))
+    target = np.asarray(
+        cv2.resize(_grey(reference, params.align_blur), size, interpolation=cv2.INTER_AREA), dtype=np.float32
+    )
+    moving = np.asarray(
+        cv2.resize(_grey(image, params.align_blur), size, interpolation=cv2.INTER_AREA), dtype=np.float32
+    )
+    everywhere = np.full(target.shape, 255, dtype=np.uint8)
+    start = np.eye(2, 3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-4)
+    try:
+        _, fitted = cv2.findTransformECC(target, moving, start, cv2.MOTION_AFFINE, criteria, everywhere, 3)
+    except cv2.error:
+        return None
+    warp = np.array(fitted, dtype=np.float32)
+    warp[:, 2] /= k
+    linear = warp[:, :2] - np.eye(2, dtype=np.float32)
+    if np.abs(linear).max() > params.max_warp or np.abs(warp[:, 2]).max() > params.max_shift:
+        return None
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    out = cv2.warpAffine(image, warp, (CARD_WIDTH, CARD_HEIGHT), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    aligned = np.asarray(out, dtype=np.uint8)
+    return aligned, _correlation(_grey(reference, params.align_blur), _grey(aligned, params.align_blur))
+
+
+def _turn(image: Image) -> Image:
+    return np.asarray(cv2.rotate(image, cv2.ROTATE_180), dtype=np.uint8)
+
+
+def _onto_shipped(
+    image: Image, shipped: Sequence[Image], params: CombineParams
+) -> tuple[Image, float] | None:
+    """``image`` (as it is or turned half round: the way it resembles the face more) aligned
+    onto the shipped face it fits best."""
+    best: tuple[Image, float] | None = None
+    for face in shipped:
+        target = _grey(face, params.align_blur)
+        view = max((image, _turn(image)), key=lambda v: _correlation(target, _grey(v, params.align_blur)))
+        fit = align(view, face, params)
+        if fit is not None and (best is None or fit[1] > best[1]):
+            best = fit
+    return best
+
+
+def average(
+    images: Sequence[Image], shipped: Sequence[Image], params: CombineParams
+) -> tuple[Image, bool, int]:
+    """One card's captures (the medoid first, all turned the same way) as one averaged template.
+
+    Returns the template, whether it took the shipped geometry, and how many captures went
+    into it.  The reference is the shipped face when the medoid fits it by ``min_fit`` (each
+    capture is then aligned onto it, either way up), else the medoid itself.
+
+    Raises:
+        ValueError: ``images`` is empty.
+    """
+    if not images:
+        raise ValueError("no capture to average")
+    on_shipped = _onto_shipped(images[0], shipped, params) if shipped else None
+    shipped_geometry = on_shipped is not None and on_shipped[1] >= params.min_fit
+    reference = on_shipped[0] if on_shipped is not None and shipped_geometry else images[0]
+    aligned = [reference]
+    target = _detail(reference, params)
+    for image in images[1:]:
+        fit = _onto_shipped(image, shipped, params) if shipped_geometry else align(image, reference, params)
+        if fit is not None and _correlation(target, _detail(fit[0], params)) >= params.min_agreement:
+            aligned.append(fit[0])
+    mean = np.mean(np.stack([a.astype(np.float32) for a in aligned]), axis=0)
+    return np.asarray(np.clip(mean + 0.5, 0, 255), dtype=np.uint8), shipped_geometry, len(aligned)
+
+
+def paper_colour(image: Image) -> FloatImage:
+    """The card's paper colour: the per-channel median of a strip along its left edge."""
+    h, w = image.shape[:2]
+    strip = image[int(0.3 * h) : int(0.7 * h), int(0.05 * w) : int(0.12 * w)].reshape(-1, 3)
+    return np.asarray(np.maximum(np.median(strip, axis=0), 1.0), dtype=np.float32)
+
+
+def share_parts(
+    faces: Mapping[Card, Image], shared: set[Card], identify: IdentifyParams, params: CombineParams
+) -> dict[Card, Image]:
+    """``faces`` with the corner index of every standard card in ``shared`` rebuilt from the
+    cards that print the same parts: its rank area from the cards of its rank and colour, its
+    suit area from the cards of its suit (both among ``shared``), each image taken relative to
+    its own paper colour and the result put back in the card's own."""
+    rank, suit = identify.index_rank_region, identify.index_suit_region
+    largest = max(identify.template_scales)
+    # the area the identifier may look at, with its search range and largest template size
+    x1 = min(CARD_WIDTH, round(max(rank.x1, suit.x1) * largest) + identify.search_px)
+    y1 = min(CARD_HEIGHT, round(suit.y1 * largest) + identify.search_px)
+    seam = (rank.y1 + suit.y0) / 2.0
+    rows = np.arange(y1, dtype=np.float32)[:, None, None]
+    to_suit = np.clip((rows - (seam - params.seam_ramp / 2.0)) / params.seam_ramp, 0.0, 1.0)
+    cards = [c for c in faces if c in shared and isinstance(c, StdCard)]
+    relative = {c: faces[c][:y1, :x1].astype(np.float32) / paper_colour(faces[c]) for c in cards}
+    out = dict(faces)
+    for card in cards:
+        assert isinstance(card, StdCard)
+        same_rank = [
+            relative[c]
+            for c in cards
+            if isinstance(c, StdCard) and c.rank == card.rank and c.suit.is_red == card.suit.is_red
+        ]
+        same_suit = [relative[c] for c in cards if isinstance(c, StdCard) and c.suit == card.suit]
+        index = (1.0 - to_suit) * np.mean(same_rank, axis=0) + to_suit * np.mean(same_suit, axis=0)
+        image = faces[card].copy()
+        image[:y1, :x1] = np.clip(index * paper_colour(faces[card]) + 0.5, 0, 255).astype(np.uint8)
+        out[card] = image
+    return out
+
+
+def combine_captures(
+    captures: Mapping[Card, Sequence[Image]],
+    deck: DeckKind,
+    identify: IdentifyParams | None = None,
+    params: CombineParams | None = None,
+) -> dict[Card, Image]:
+    """One template per card from its captures (each list the medoid first, all turned the same
+    way up, the table past the corners painted over): aligned, averaged and, for standard
+    cards, with the corner index's parts shared (see the module docstring).  Cards without a
+    capture are left out."""
+    p = params if params is not None else CombineParams()
+    ip = identify if identify is not None else IdentifyParams()
+    try:
+        shipped_faces: Mapping[Card, tuple[Image, ...]] = Templates.builtin(deck).faces
+    except TemplateError:
+        shipped_faces = {}
+    faces: dict[Card, Image] = {}
+    shared: set[Card] = set()
+    for card, images in captures.items():
+        if not images:
+            continue
+        template, on_shipped, used = average(images, shipped_faces.get(card, ()), p)
+        log.debug("%s: %d of %d captures averaged (shipped geometry %s)", card, used, len(images), on_shipped)
+        faces[card] = template
+        if on_shipped:
+            shared.add(card)
+    if p.share_parts and deck is DeckKind.OKTRIS:
+        faces = share_parts(faces, shared, ip, p)
+    return faces
