@@ -7,8 +7,12 @@ its edges.  Then:
 1. **Lone cards.**  A region whose outline simplifies to a convex quad of card
    aspect (tolerant to perspective) that it fills is one card.  Regions come
    from three cuts of the frame: card pixels with fine edges cut out, a global
-   lightness split, and the regions enclosed by edges (which find a card on a
-   light table, where it is hardly lighter than the table).
+   lightness split, and the regions enclosed by edges, strong and faint (which
+   find a card on a light table, where it is hardly lighter than the table).
+   A quad outlined by edges must also look like a card (``scanner.find_check``:
+   a paper border strip, every side not cut off by the frame showing as an
+   edge); such a checked quad may be off the card's aspect by
+   ``lone_aspect_tolerance`` (a slanted view).
 2. **Touching and overlapping cards** (piles, fans, hands, a hand over a card)
    are rebuilt from their visible corners (``scanner.find_split``).
 3. **Top card.**  Where two cards overlap, the upper card's outline shows across
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner.find_check import looks_like_card
 from scanner.find_geometry import (
     Arr,
     FloatArray,
@@ -67,7 +72,7 @@ class FoundCard:
     score: float
 
 
-def _lone_quad(contour: Arr, p: FindParams) -> FloatArray | None:
+def _lone_quad(contour: Arr, p: FindParams, tolerance: float | None = None) -> FloatArray | None:
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     for eps in (p.poly_epsilon * 0.5, p.poly_epsilon, p.poly_epsilon * 1.5):
@@ -75,7 +80,8 @@ def _lone_quad(contour: Arr, p: FindParams) -> FloatArray | None:
         if len(approx) == 4:
             quad = approx.reshape(4, 2).astype(np.float64)
             area = cv2.contourArea(approx)
-            if area > 0 and cv2.contourArea(contour) / area >= p.min_fill and is_card_quad(quad, p):
+            fills = area > 0 and cv2.contourArea(contour) / area >= p.min_fill
+            if fills and is_card_quad(quad, p, tolerance):
                 return fit_sides(_dense(contour), quad)
             return None
         if len(approx) < 4:
@@ -137,20 +143,27 @@ def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
         out[name] = list(contours)
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
-    # outer boundaries of the regions (their holes come second in the two-level hierarchy)
-    contours, hierarchy = cv2.findContours(work.regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    regions: list[Arr] = []
-    if hierarchy is not None:
-        for c, link in zip(contours, hierarchy[0], strict=True):
-            if link[3] != -1:
-                continue
-            _x, _y, w, h = cv2.boundingRect(c)
-            if w * h < 0.7 * min_area:
-                continue
-            inside = cv2.contourArea(c)
-            if p.min_fill * 0.5 * min_area <= inside <= max_area:
-                regions.append(c)
-    out["regions"] = regions
+    out["regions"] = _region_outlines(work.regions, min_area, max_area, p)
+    out["faint"] = _region_outlines(work.faint, min_area, max_area, p)
+    return out
+
+
+def _region_outlines(regions: Arr, min_area: float, max_area: float, p: FindParams) -> list[Arr]:
+    """The outer boundaries of the regions of card size in a 0/255 region map (their holes come
+    second in the two-level hierarchy and are left out)."""
+    contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[Arr] = []
+    if hierarchy is None:
+        return out
+    for c, link in zip(contours, hierarchy[0], strict=True):
+        if link[3] != -1:
+            continue
+        _x, _y, w, h = cv2.boundingRect(c)
+        if w * h < 0.7 * min_area:
+            continue
+        inside = cv2.contourArea(c)
+        if p.min_fill * 0.5 * min_area <= inside <= max_area:
+            out.append(c)
     return out
 
 
@@ -178,14 +191,15 @@ def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> li
         ("split", False),
         ("bright", True),
         ("regions", True),
+        ("faint", True),
     ):
         for c in outlines[name]:
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3):
                 continue
-            quad = _lone_quad(c, p)
+            quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
             if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
                 continue
-            if verify and not _looks_like_card(quad, work, p):
+            if verify and not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p)):
                 continue
             if name != "split" and _several_cards(quad, work, p):
                 continue
@@ -403,7 +417,9 @@ def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:
     """Cut a card out of ``image`` as a portrait ``card_width x card_height`` image.
 
     ``corners`` are frame pixels in canonical order (TL, TR, BR, BL of the
-    portrait card).  The result has the image's channels (BGR or grey).
+    portrait card).  The result has the image's channels (BGR or grey).  With
+    ``params.mirrored`` (a camera that delivers mirror images) the cut-out is
+    flipped left to right, so the card reads as it is printed.
 
     Raises:
         ValueError: ``corners`` is not four finite points.
@@ -417,4 +433,6 @@ def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:
     warped = cv2.warpPerspective(
         image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+    if params.mirrored:
+        warped = cv2.flip(warped, 1)
     return np.asarray(warped, dtype=np.uint8)

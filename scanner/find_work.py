@@ -40,6 +40,8 @@ class Work:
     """Light colourless pixels by a global (Otsu) split, denoised edges cut out."""
     regions: Arr
     """Everything but denoised edges: regions enclosed by edges."""
+    faint: Arr
+    """Everything but faint denoised edges, opened: regions enclosed by faint edges."""
     colourless: Arr
     """Pixels of little colour."""
     edges: Arr
@@ -93,6 +95,12 @@ def make_work(image: Image, p: FindParams) -> Work:
     bright = cv2.bitwise_and(bright, colourless)
     bright = cv2.bitwise_and(cv2.morphologyEx(bright, cv2.MORPH_OPEN, square), not_edges)
 
+    faint_edges = cv2.dilate(cv2.Canny(blurred, p.faint_canny_low, p.faint_canny_high), square)
+    faint = cv2.bitwise_not(faint_edges)
+    if p.faint_open > 1:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (p.faint_open, p.faint_open))
+        faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, disc)
+
     gx = cv2.Sobel(smooth, cv2.CV_16S, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_16S, 0, 1, ksize=3)
     return Work(
@@ -103,6 +111,7 @@ def make_work(image: Image, p: FindParams) -> Work:
         split=split,
         bright=bright,
         regions=not_edges,
+        faint=faint,
         colourless=colourless,
         edges=edges,
         gx=gx,

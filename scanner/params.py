@@ -96,6 +96,22 @@ class FindParams:
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
+        faint_canny_low, faint_canny_high: hysteresis thresholds of the faint edges (denoised) that
+            outline a card hardly lighter than its table (white on white); their regions are
+            opened by ``faint_open`` work pixels so that a leak through a gap breaks off.
+        lone_aspect_tolerance: relative aspect tolerance of a lone card that also passes the
+            card checks below (a camera seeing the table at a slant).
+        support_points: points per side sampled by the card checks.
+        min_side_support: every side of a card (but those the frame cuts off) shows as an edge
+            along at least this fraction of it.
+        frame_margin: a side within this many work pixels of the frame's border is cut off by it.
+        border_inset: the paper strip checked inside a card, from and to this fraction of its short
+            side in from its sides.
+        border_min_px: ... but at least this many work pixels in (a blurred side).
+        paper_tolerance: grey levels by which paper in that strip may differ from its median.
+        min_paper: at least this fraction of the strip is paper.
+        mirrored: the camera delivers mirror images (a webcam's selfie view): cut-out cards are
+            flipped back (``warp_card``).
     """
 
     work_long_side: int = 640
@@ -159,6 +175,18 @@ class FindParams:
     refine_radius: int = 4
     refine_min_points: float = 0.5
     refine_min_step: float = 12.0
+    faint_canny_low: float = 8.0
+    faint_canny_high: float = 24.0
+    faint_open: int = 5
+    lone_aspect_tolerance: float = 0.25
+    support_points: int = 24
+    min_side_support: float = 0.5
+    frame_margin: float = 3.0
+    border_inset: tuple[float, float] = (0.01, 0.025)
+    border_min_px: float = 2.0
+    paper_tolerance: float = 24.0
+    min_paper: float = 0.7
+    mirrored: bool = False
 
     def __post_init__(self) -> None:
         self.validate()
@@ -282,6 +310,34 @@ class FindParams:
         _check("find.refine_radius", self.refine_radius, 0, 64)
         _check("find.refine_min_points", self.refine_min_points, 0.0, 1.0)
         _check("find.refine_min_step", self.refine_min_step, 0.0, 255.0)
+        _check("find.faint_canny_low", self.faint_canny_low, 0.0, 1000.0)
+        _check("find.faint_canny_high", self.faint_canny_high, 0.0, 1000.0)
+        if self.faint_canny_low > self.faint_canny_high:
+            raise ValueError(
+                f"find.faint_canny_low ({self.faint_canny_low}) must not exceed "
+                f"find.faint_canny_high ({self.faint_canny_high})"
+            )
+        for name in ("faint_open", "support_points"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"find.{name} must be an int, got {value!r}")
+        _check("find.faint_open", self.faint_open, 1, 31)
+        _check("find.lone_aspect_tolerance", self.lone_aspect_tolerance, 0.0, 1.0)
+        _check("find.support_points", self.support_points, 4, 1000)
+        _check("find.min_side_support", self.min_side_support, 0.0, 1.0)
+        _check("find.frame_margin", self.frame_margin, 0.0, 100.0)
+        inset = self.border_inset
+        if not (isinstance(inset, tuple) and len(inset) == 2):
+            raise ValueError(f"find.border_inset must be (from, to), got {inset!r}")
+        _check("find.border_inset[0]", inset[0], 0.0, 0.5)
+        _check("find.border_inset[1]", inset[1], 0.0, 0.5)
+        if inset[0] > inset[1]:
+            raise ValueError(f"find.border_inset must be (from, to) with from <= to, got {inset!r}")
+        _check("find.border_min_px", self.border_min_px, 0.0, 100.0)
+        _check("find.paper_tolerance", self.paper_tolerance, 0.0, 255.0)
+        _check("find.min_paper", self.min_paper, 0.0, 1.0)
+        if not isinstance(self.mirrored, bool):
+            raise ValueError(f"find.mirrored must be True or False, got {self.mirrored!r}")
 
 
 @dataclass(frozen=True)
