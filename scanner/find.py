@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.find_check import looks_like_card
+from scanner.find_check import looks_like_card, overshoot
 from scanner.find_geometry import (
     Arr,
     FloatArray,
@@ -47,6 +47,7 @@ from scanner.find_geometry import (
     refine,
     side_lengths,
 )
+from scanner.find_lines import line_cards
 from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses, whole_card_size
 from scanner.find_top import mark_tops, side_visibility
 from scanner.find_work import Work, make_work
@@ -205,6 +206,32 @@ def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> li
                 continue
             lone.append(quad)
     return _dedupe(lone, p)
+
+
+def _lone_by_lines(work: Work, p: FindParams) -> list[FloatArray]:
+    """Lone cards bounded by straight lines (``scanner.find_lines``), for frames where no region
+    outlined a card and no card rebuilt from corners shows its outline well: each must look like
+    a card in the part in view, its sides must end at its corners, and none may overlap another."""
+    found: list[FloatArray] = []
+    for card in line_cards(work, p):
+        if not (_looks_like_card(card.seen, work, p) and looks_like_card(card.seen, work, p, faint=True)):
+            continue
+        if overshoot(card.seen, work, p) >= p.max_overshoot:
+            continue
+        if any(_overlap(card.quad, other) for other in found):
+            continue
+        found.append(card.quad)
+    return found
+
+
+def _overlap(a: FloatArray, b: FloatArray) -> bool:
+    """Whether either quad holds the other's centre."""
+    return _contains(a, b.mean(axis=0)) or _contains(b, a.mean(axis=0))
+
+
+def _contains(quad: FloatArray, point: FloatArray) -> bool:
+    poly = quad.astype(np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
 
 
 def _lone_in_clusters(
@@ -385,6 +412,10 @@ def find_cards(image: Image, params: FindParams) -> list[FoundCard]:
     lone = _lone_cards(work, outlines, params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
+    if not lone and all((side_visibility(q, work, None, params) or 0.0) < params.line_below for q in quads):
+        lined = _lone_by_lines(work, params)
+        # cards rebuilt from corners on a card bounded by lines are its print
+        quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []

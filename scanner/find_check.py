@@ -51,10 +51,11 @@ def cut_sides(quad: FloatArray, shape: tuple[int, ...], p: FindParams) -> Arr:
     return out
 
 
-def side_support(quad: FloatArray, work: Work, p: FindParams) -> FloatArray:
+def side_support(quad: FloatArray, work: Work, p: FindParams, faint: bool = False) -> FloatArray:
     """Per side, the fraction of its points where it shows as an edge: a gradient across the side
-    of at least ``top_min_gradient`` within two pixels of it.  Points off the frame count as not
-    showing; a side the frame cuts off (``cut_sides``) gets NaN."""
+    of at least ``top_min_gradient`` within two pixels of it (with ``faint``: a faint edge pixel
+    there whose gradient points across the side within ``top_alignment``).  Points off the frame
+    count as not showing; a side the frame cuts off (``cut_sides``) gets NaN."""
     h, w = work.grey.shape[:2]
     pts, normal = _sides(quad, p.support_points)
     q = pts[None, :, :, :] + normal[None, :, None, :] * _ACROSS[:, :, :, None]
@@ -66,10 +67,48 @@ def side_support(quad: FloatArray, work: Work, p: FindParams) -> FloatArray:
     gx = work.gx[ys, xs].astype(np.float64)
     gy = work.gy[ys, xs].astype(np.float64)
     across = np.abs(gx * normal[None, :, None, 0] + gy * normal[None, :, None, 1])
-    shows = ((across >= p.top_min_gradient) & on).any(axis=0)
+    if faint:
+        aligned = across >= p.top_alignment * np.hypot(gx, gy)
+        strong = (work.faint_edges[ys, xs] > 0) & aligned
+    else:
+        strong = across >= p.top_min_gradient
+    shows = (strong & on).any(axis=0)
     support = shows.mean(axis=1).astype(np.float64)
     support[cut_sides(quad, work.grey.shape, p)] = np.nan
     return np.asarray(support, dtype=np.float64)
+
+
+def overshoot(quad: FloatArray, work: Work, p: FindParams) -> float:
+    """The largest fraction, over the sides' eight continuations past the corners (from 5% to
+    ``overshoot_length`` of the side beyond each end), that shows as a faint edge along the side:
+    a card's sides end at its corners, the sides of cards lying together run on."""
+    h, w = work.grey.shape[:2]
+    a = quad
+    b = np.roll(quad, -1, axis=0)
+    d = b - a
+    length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
+    unit = d / length[:, None]
+    normal = np.stack([-unit[:, 1], unit[:, 0]], axis=1)
+    t = np.linspace(0.05, p.overshoot_length, 8)
+    worst = 0.0
+    for start, sign in ((b, 1.0), (a, -1.0)):
+        pts = start[:, None, :] + sign * unit[:, None, :] * (t[None, :, None] * length[:, None, None])
+        q = pts[None, :, :, :] + normal[None, :, None, :] * _ACROSS[:, :, :, None]
+        xs = np.round(q[..., 0]).astype(np.intp)
+        ys = np.round(q[..., 1]).astype(np.intp)
+        on = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+        xs = np.clip(xs, 0, w - 1)
+        ys = np.clip(ys, 0, h - 1)
+        gx = work.gx[ys, xs].astype(np.float64)
+        gy = work.gy[ys, xs].astype(np.float64)
+        across = np.abs(gx * normal[None, :, None, 0] + gy * normal[None, :, None, 1])
+        edge = (work.faint_edges[ys, xs] > 0) & (across >= p.top_alignment * np.hypot(gx, gy)) & on
+        seen = on.any(axis=0)
+        shows = edge.any(axis=0)
+        for k in range(4):
+            if seen[k].sum() >= len(t) // 2:
+                worst = max(worst, float(shows[k][seen[k]].mean()))
+    return worst
 
 
 def paper_border(quad: FloatArray, work: Work, p: FindParams) -> float:
@@ -104,12 +143,12 @@ def paper_border(quad: FloatArray, work: Work, p: FindParams) -> float:
     return float(paper[on].mean())
 
 
-def looks_like_card(quad: FloatArray, work: Work, p: FindParams) -> bool:
+def looks_like_card(quad: FloatArray, work: Work, p: FindParams, faint: bool = False) -> bool:
     """Whether ``quad`` (work pixels) has a paper border strip (``min_paper``) and every side
     the frame does not cut off shows along at least ``min_side_support`` of it (at least two
-    sides must show)."""
+    sides must show; ``faint``: as faint edges, see ``side_support``)."""
     if paper_border(quad, work, p) < p.min_paper:
         return False
-    support = side_support(quad, work, p)
+    support = side_support(quad, work, p, faint)
     shown = support[~np.isnan(support)]
     return bool(len(shown) >= 2 and shown.min() >= p.min_side_support)

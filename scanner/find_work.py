@@ -42,6 +42,8 @@ class Work:
     """Everything but denoised edges: regions enclosed by edges."""
     faint: Arr
     """Everything but faint denoised edges, opened: regions enclosed by faint edges."""
+    faint_edges: Arr
+    """The faint denoised edges (Canny, one pixel wide)."""
     colourless: Arr
     """Pixels of little colour."""
     edges: Arr
@@ -95,8 +97,8 @@ def make_work(image: Image, p: FindParams) -> Work:
     bright = cv2.bitwise_and(bright, colourless)
     bright = cv2.bitwise_and(cv2.morphologyEx(bright, cv2.MORPH_OPEN, square), not_edges)
 
-    faint_edges = cv2.dilate(cv2.Canny(blurred, p.faint_canny_low, p.faint_canny_high), square)
-    faint = cv2.bitwise_not(faint_edges)
+    faint_edges = cv2.Canny(blurred, p.faint_canny_low, p.faint_canny_high)
+    faint = cv2.bitwise_not(cv2.dilate(faint_edges, square))
     if p.faint_open > 1:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (p.faint_open, p.faint_open))
         faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, disc)
@@ -112,6 +114,7 @@ def make_work(image: Image, p: FindParams) -> Work:
         bright=bright,
         regions=not_edges,
         faint=faint,
+        faint_edges=faint_edges,
         colourless=colourless,
         edges=edges,
         gx=gx,

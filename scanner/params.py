@@ -110,6 +110,22 @@ class FindParams:
         border_min_px: ... but at least this many work pixels in (a blurred side).
         paper_tolerance: grey levels by which paper in that strip may differ from its median.
         min_paper: at least this fraction of the strip is paper.
+        line_min_length, line_votes, line_gap: straight runs of the faint edges at least
+            ``line_min_length`` of the frame's short side long, with ``line_votes`` votes and gaps of
+            up to ``line_gap`` work pixels, are the lines that bound a card whose outline is broken.
+        line_merge_angle, line_merge_distance: runs within this angle (degrees) and distance (work
+            pixels) are one line.
+        max_lines: the longest lines kept.
+        line_parallel: the opposite sides of a card are parallel within this angle (degrees) ...
+        line_square: ... and its adjacent sides square within this angle (degrees).
+        max_line_cards: the best supported candidates bounded by lines that are checked.
+        cut_min_seen: a card the frame cuts off is kept only when at least this fraction of its
+            length (across the cut) is in view, so that an index corner is.
+        line_below: cards bounded by lines are looked for only when no lone card was found and no
+            card rebuilt from corners shows this fraction of its outline (``FoundCard.score``).
+        overshoot_length, max_overshoot: a card bounded by lines is kept only when none of its
+            sides runs on as an edge past a corner (from 5% to ``overshoot_length`` of the side)
+            along ``max_overshoot`` or more of that stretch (the sides of cards lying together do).
         mirrored: the camera delivers mirror images (a webcam's selfie view): cut-out cards are
             flipped back (``warp_card``).
     """
@@ -186,6 +202,19 @@ class FindParams:
     border_min_px: float = 2.0
     paper_tolerance: float = 24.0
     min_paper: float = 0.7
+    line_min_length: float = 0.15
+    line_votes: int = 30
+    line_gap: int = 12
+    line_merge_angle: float = 3.0
+    line_merge_distance: float = 4.0
+    max_lines: int = 12
+    line_parallel: float = 12.0
+    line_square: float = 25.0
+    max_line_cards: int = 12
+    cut_min_seen: float = 0.55
+    line_below: float = 0.7
+    overshoot_length: float = 0.2
+    max_overshoot: float = 0.5
     mirrored: bool = False
 
     def __post_init__(self) -> None:
@@ -336,6 +365,23 @@ class FindParams:
         _check("find.border_min_px", self.border_min_px, 0.0, 100.0)
         _check("find.paper_tolerance", self.paper_tolerance, 0.0, 255.0)
         _check("find.min_paper", self.min_paper, 0.0, 1.0)
+        for name in ("line_votes", "line_gap", "max_lines", "max_line_cards"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"find.{name} must be an int, got {value!r}")
+        _check("find.line_min_length", self.line_min_length, 0.01, 1.0)
+        _check("find.line_votes", self.line_votes, 1, 10000)
+        _check("find.line_gap", self.line_gap, 0, 1000)
+        _check("find.line_merge_angle", self.line_merge_angle, 0.0, 45.0)
+        _check("find.line_merge_distance", self.line_merge_distance, 0.0, 100.0)
+        _check("find.max_lines", self.max_lines, 0, 100)
+        _check("find.line_parallel", self.line_parallel, 0.0, 45.0)
+        _check("find.line_square", self.line_square, 0.0, 45.0)
+        _check("find.max_line_cards", self.max_line_cards, 0, 1000)
+        _check("find.cut_min_seen", self.cut_min_seen, 0.0, 1.0)
+        _check("find.line_below", self.line_below, 0.0, 1.01)
+        _check("find.overshoot_length", self.overshoot_length, 0.06, 1.0)
+        _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
         if not isinstance(self.mirrored, bool):
             raise ValueError(f"find.mirrored must be True or False, got {self.mirrored!r}")
 

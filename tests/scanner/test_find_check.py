@@ -94,3 +94,35 @@ def test_a_mirrored_camera_gets_its_cut_out_cards_flipped_back() -> None:
 def test_bad_card_check_parameters_are_refused(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
         FindParams(**{field: value})  # type: ignore[arg-type]
+
+
+def _broken_outline(cy: float) -> tuple[np.ndarray, np.ndarray]:
+    """A white card on a white table whose outline shows only as a dashed line (centre at ``cy``
+    of a 480x640 frame: from 470 on the frame's bottom border cuts it off)."""
+    img = np.full((640, 480, 3), 226, np.uint8)
+    quad = card_quad(240, cy, 260, 8)
+    draw_card(img, quad, paper=224)
+    ends = np.vstack([quad, quad[:1]])
+    for k0 in range(4):
+        a, b = ends[k0], ends[k0 + 1]
+        n = int(np.linalg.norm(b - a) // 24)
+        for k in range(n):
+            p0 = np.round(a + (b - a) * (k / n)).astype(int)
+            p1 = np.round(a + (b - a) * ((k + 0.7) / n)).astype(int)
+            cv2.line(img, (int(p0[0]), int(p0[1])), (int(p1[0]), int(p1[1])), (200, 200, 200), 2)
+    return np.asarray(cv2.GaussianBlur(img, (0, 0), 0.8), dtype=np.uint8), quad
+
+
+@pytest.mark.parametrize("cy", [320, 470, 560])
+def test_a_card_with_a_broken_outline_is_bounded_by_lines_even_cut_by_the_frame(cy: float) -> None:
+    img, quad = _broken_outline(cy)
+    found = find_cards(img, PARAMS)
+    assert len(found) == 1
+    assert best_match(found, quad)[1] < 4.0
+    # no region encloses it: without the lines it is not found
+    assert best_match(find_cards(img, FindParams(max_lines=0)), quad)[1] > 4.0
+
+
+def test_a_card_mostly_cut_off_by_the_frame_is_not_reported() -> None:
+    img, _quad = _broken_outline(760)
+    assert find_cards(img, PARAMS) == []
