@@ -50,7 +50,7 @@ from scanner.find_geometry import (
 from scanner.find_lines import line_cards
 from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses, whole_card_size
 from scanner.find_top import mark_tops, side_visibility
-from scanner.find_work import Work, make_work
+from scanner.find_work import Faint, Work, make_faint, make_work
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 
@@ -145,7 +145,6 @@ def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     out["regions"] = _region_outlines(work.regions, min_area, max_area, p)
-    out["faint"] = _region_outlines(work.faint, min_area, max_area, p)
     return out
 
 
@@ -182,25 +181,28 @@ def _dense(contour: Arr) -> FloatArray:
     return np.asarray(pts[index] + (nxt[index] - pts[index]) * t[:, None])
 
 
-def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> list[FloatArray]:
+_PASSES = (("mask", False), ("union", False), ("split", False), ("bright", True), ("regions", True))
+"""The cuts that outline lone cards, and whether a quad outlined by each must pass the card checks."""
+
+
+def _lone_cards(
+    work: Work,
+    outlines: dict[str, list[Arr]],
+    p: FindParams,
+    passes: tuple[tuple[str, bool], ...] = _PASSES,
+    faint: Arr | None = None,
+) -> list[FloatArray]:
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     lone: list[FloatArray] = []
-    for name, verify in (
-        ("mask", False),
-        ("union", False),
-        ("split", False),
-        ("bright", True),
-        ("regions", True),
-        ("faint", True),
-    ):
+    for name, verify in passes:
         for c in outlines[name]:
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3):
                 continue
             quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
             if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
                 continue
-            if verify and not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p)):
+            if verify and not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p, faint)):
                 continue
             if name != "split" and _several_cards(quad, work, p):
                 continue
@@ -208,20 +210,30 @@ def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> li
     return _dedupe(lone, p)
 
 
-def _lone_by_lines(work: Work, p: FindParams) -> list[FloatArray]:
+def _lone_by_lines(work: Work, faint: Arr, p: FindParams) -> list[FloatArray]:
     """Lone cards bounded by straight lines (``scanner.find_lines``), for frames where no region
     outlined a card and no card rebuilt from corners shows its outline well: each must look like
     a card in the part in view, its sides must end at its corners, and none may overlap another."""
     found: list[FloatArray] = []
-    for card in line_cards(work, p):
-        if not (_looks_like_card(card.seen, work, p) and looks_like_card(card.seen, work, p, faint=True)):
+    for card in line_cards(work, faint, p):
+        if not (_looks_like_card(card.seen, work, p) and looks_like_card(card.seen, work, p, faint)):
             continue
-        if overshoot(card.seen, work, p) >= p.max_overshoot:
+        if overshoot(card.seen, work, faint, p) >= p.max_overshoot:
             continue
         if any(_overlap(card.quad, other) for other in found):
             continue
         found.append(card.quad)
     return found
+
+
+def _of_one_size(quads: list[FloatArray], p: FindParams) -> list[FloatArray]:
+    """The cards of one deck on one table are about one size: a quad smaller than
+    ``min_relative_area`` of the largest is print or a scrap, not a card."""
+    if len(quads) < 2:
+        return quads
+    areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
+    largest = max(areas)
+    return [q for q, a in zip(quads, areas, strict=True) if a >= p.min_relative_area * largest]
 
 
 def _overlap(a: FloatArray, b: FloatArray) -> bool:
@@ -410,12 +422,26 @@ def find_cards(image: Image, params: FindParams) -> list[FoundCard]:
     work = make_work(image, params)
     outlines = _outlines(work, params)
     lone = _lone_cards(work, outlines, params)
+    faint: Faint | None = None
+    if not lone:
+        # a card hardly lighter than its table: the regions its faint edges enclose
+        faint = make_faint(work, params)
+        area = float(work.grey.shape[0] * work.grey.shape[1])
+        outlines["faint"] = _region_outlines(
+            faint.regions, params.min_card_area * area, params.max_card_area * area, params
+        )
+        lone = _lone_cards(work, outlines, params, (("faint", True),), faint.edges)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
-    if not lone and all((side_visibility(q, work, None, params) or 0.0) < params.line_below for q in quads):
-        lined = _lone_by_lines(work, params)
+    if (
+        faint is not None
+        and not lone
+        and all((side_visibility(q, work, None, params) or 0.0) < params.line_below for q in quads)
+    ):
+        lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
         quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
+    quads = _of_one_size(quads, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []

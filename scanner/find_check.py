@@ -51,9 +51,9 @@ def cut_sides(quad: FloatArray, shape: tuple[int, ...], p: FindParams) -> Arr:
     return out
 
 
-def side_support(quad: FloatArray, work: Work, p: FindParams, faint: bool = False) -> FloatArray:
+def side_support(quad: FloatArray, work: Work, p: FindParams, faint: Arr | None = None) -> FloatArray:
     """Per side, the fraction of its points where it shows as an edge: a gradient across the side
-    of at least ``top_min_gradient`` within two pixels of it (with ``faint``: a faint edge pixel
+    of at least ``top_min_gradient`` within two pixels of it (with ``faint`` edges: a faint edge pixel
     there whose gradient points across the side within ``top_alignment``).  Points off the frame
     count as not showing; a side the frame cuts off (``cut_sides``) gets NaN."""
     h, w = work.grey.shape[:2]
@@ -67,9 +67,9 @@ def side_support(quad: FloatArray, work: Work, p: FindParams, faint: bool = Fals
     gx = work.gx[ys, xs].astype(np.float64)
     gy = work.gy[ys, xs].astype(np.float64)
     across = np.abs(gx * normal[None, :, None, 0] + gy * normal[None, :, None, 1])
-    if faint:
+    if faint is not None:
         aligned = across >= p.top_alignment * np.hypot(gx, gy)
-        strong = (work.faint_edges[ys, xs] > 0) & aligned
+        strong = (faint[ys, xs] > 0) & aligned
     else:
         strong = across >= p.top_min_gradient
     shows = (strong & on).any(axis=0)
@@ -78,9 +78,9 @@ def side_support(quad: FloatArray, work: Work, p: FindParams, faint: bool = Fals
     return np.asarray(support, dtype=np.float64)
 
 
-def overshoot(quad: FloatArray, work: Work, p: FindParams) -> float:
+def overshoot(quad: FloatArray, work: Work, faint: Arr, p: FindParams) -> float:
     """The largest fraction, over the sides' eight continuations past the corners (from 5% to
-    ``overshoot_length`` of the side beyond each end), that shows as a faint edge along the side:
+    ``overshoot_length`` of the side beyond each end), that shows as a ``faint`` edge along the side:
     a card's sides end at its corners, the sides of cards lying together run on."""
     h, w = work.grey.shape[:2]
     a = quad
@@ -102,7 +102,7 @@ def overshoot(quad: FloatArray, work: Work, p: FindParams) -> float:
         gx = work.gx[ys, xs].astype(np.float64)
         gy = work.gy[ys, xs].astype(np.float64)
         across = np.abs(gx * normal[None, :, None, 0] + gy * normal[None, :, None, 1])
-        edge = (work.faint_edges[ys, xs] > 0) & (across >= p.top_alignment * np.hypot(gx, gy)) & on
+        edge = (faint[ys, xs] > 0) & (across >= p.top_alignment * np.hypot(gx, gy)) & on
         seen = on.any(axis=0)
         shows = edge.any(axis=0)
         for k in range(4):
@@ -143,10 +143,10 @@ def paper_border(quad: FloatArray, work: Work, p: FindParams) -> float:
     return float(paper[on].mean())
 
 
-def looks_like_card(quad: FloatArray, work: Work, p: FindParams, faint: bool = False) -> bool:
+def looks_like_card(quad: FloatArray, work: Work, p: FindParams, faint: Arr | None = None) -> bool:
     """Whether ``quad`` (work pixels) has a paper border strip (``min_paper``) and every side
     the frame does not cut off shows along at least ``min_side_support`` of it (at least two
-    sides must show; ``faint``: as faint edges, see ``side_support``)."""
+    sides must show; with ``faint`` edges: as those, see ``side_support``)."""
     if paper_border(quad, work, p) < p.min_paper:
         return False
     support = side_support(quad, work, p, faint)

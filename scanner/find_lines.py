@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.find_geometry import FloatArray, intersect, is_card_quad, order_corners
+from scanner.find_geometry import Arr, FloatArray, intersect, is_card_quad, order_corners
 from scanner.find_work import Work
 from scanner.params import FindParams
 
@@ -48,11 +48,11 @@ class LineCard:
     cut: bool
 
 
-def _lines(work: Work, p: FindParams) -> list[_Line]:
+def _lines(work: Work, faint: Arr, p: FindParams) -> list[_Line]:
     h, w = work.grey.shape[:2]
     shortest = p.line_min_length * min(h, w)
     segments = cv2.HoughLinesP(
-        work.faint_edges, 1, math.pi / 180, p.line_votes, minLineLength=shortest, maxLineGap=p.line_gap
+        faint, 1, math.pi / 180, p.line_votes, minLineLength=shortest, maxLineGap=p.line_gap
     )
     lines: list[_Line] = []
     if segments is not None:
@@ -124,14 +124,14 @@ def _whole(seen: FloatArray, cut_side: int, p: FindParams) -> FloatArray | None:
     return out
 
 
-def line_cards(work: Work, p: FindParams) -> list[LineCard]:
-    """Candidate cards bounded by two pairs of the strongest straight lines of the faint edges,
+def line_cards(work: Work, faint: Arr, p: FindParams) -> list[LineCard]:
+    """Candidate cards bounded by two pairs of the strongest straight lines of the ``faint`` edges,
     best supported first (at most ``max_line_cards``)."""
     h, w = work.grey.shape[:2]
     area = float(h * w)
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     min_gap = math.sqrt(min_area / p.card_aspect)
-    lines = _lines(work, p)
+    lines = _lines(work, faint, p)
     pairs: list[tuple[_Line, _Line]] = []
     for i, first in enumerate(lines):
         for second in lines[i + 1 :]:

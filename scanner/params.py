@@ -121,6 +121,8 @@ class FindParams:
         max_line_cards: the best supported candidates bounded by lines that are checked.
         cut_min_seen: a card the frame cuts off is kept only when at least this fraction of its
             length (across the cut) is in view, so that an index corner is.
+        min_relative_area: a quad of less than this fraction of the largest card's area in the frame
+            is not reported (the cards of one deck on one table are about one size).
         line_below: cards bounded by lines are looked for only when no lone card was found and no
             card rebuilt from corners shows this fraction of its outline (``FoundCard.score``).
         overshoot_length, max_overshoot: a card bounded by lines is kept only when none of its
@@ -213,6 +215,7 @@ class FindParams:
     max_line_cards: int = 12
     cut_min_seen: float = 0.55
     line_below: float = 0.7
+    min_relative_area: float = 0.4
     overshoot_length: float = 0.2
     max_overshoot: float = 0.5
     mirrored: bool = False
@@ -379,6 +382,7 @@ class FindParams:
         _check("find.line_square", self.line_square, 0.0, 45.0)
         _check("find.max_line_cards", self.max_line_cards, 0, 1000)
         _check("find.cut_min_seen", self.cut_min_seen, 0.0, 1.0)
+        _check("find.min_relative_area", self.min_relative_area, 0.0, 1.0)
         _check("find.line_below", self.line_below, 0.0, 1.01)
         _check("find.overshoot_length", self.overshoot_length, 0.06, 1.0)
         _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
