@@ -226,14 +226,15 @@ def _lone_by_lines(work: Work, faint: Arr, p: FindParams) -> list[FloatArray]:
     return found
 
 
-def _of_one_size(quads: list[FloatArray], p: FindParams) -> list[FloatArray]:
+def _of_one_size(quads: list[FloatArray], work: Work, p: FindParams) -> list[FloatArray]:
     """The cards of one deck on one table are about one size: a quad smaller than
-    ``min_relative_area`` of the largest is print or a scrap, not a card."""
+    ``min_relative_area`` of the card whose outline shows best is print or a scrap, not a card."""
     if len(quads) < 2:
         return quads
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
-    largest = max(areas)
-    return [q for q, a in zip(quads, areas, strict=True) if a >= p.min_relative_area * largest]
+    shows = [side_visibility(q, work, None, p) or 0.0 for q in quads]
+    best = areas[int(np.argmax(shows))]
+    return [q for q, a in zip(quads, areas, strict=True) if a >= p.min_relative_area * best]
 
 
 def _overlap(a: FloatArray, b: FloatArray) -> bool:
@@ -441,7 +442,7 @@ def find_cards(image: Image, params: FindParams) -> list[FoundCard]:
         lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
         quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
-    quads = _of_one_size(quads, params)
+    quads = _of_one_size(quads, work, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []

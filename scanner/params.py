@@ -121,8 +121,9 @@ class FindParams:
         max_line_cards: the best supported candidates bounded by lines that are checked.
         cut_min_seen: a card the frame cuts off is kept only when at least this fraction of its
             length (across the cut) is in view, so that an index corner is.
-        min_relative_area: a quad of less than this fraction of the largest card's area in the frame
-            is not reported (the cards of one deck on one table are about one size).
+        min_relative_area: a quad of less than this fraction of the area of the card whose outline
+            shows best in the frame is not reported (the cards of one deck on one table are about
+            one size).
         line_below: cards bounded by lines are looked for only when no lone card was found and no
             card rebuilt from corners shows this fraction of its outline (``FoundCard.score``).
         overshoot_length, max_overshoot: a card bounded by lines is kept only when none of its
@@ -140,7 +141,7 @@ class FindParams:
     card_size_px: tuple[float, float] | None = None
     play_area: tuple[tuple[float, float], ...] | None = None
     min_card_area: float = 0.004
-    max_card_area: float = 0.6
+    max_card_area: float = 0.9
     background_scale: int = 8
     background_kernel: float = 0.5
     white_margin: float = 14.0
