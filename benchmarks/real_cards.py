@@ -14,7 +14,10 @@ The split (fixed, so figures can be compared between runs):
 
 The templates are learned by ``calibration.templates.learn_templates`` (as
 ``octotable calibrate templates`` does), read back, and the photos are scanned
-by ``scanner.scan.Scanner`` with them.  Per single-card kind it prints how many
+by ``scanner.scan.Scanner`` with them.  The webcam photos are mirror images (a
+webcam's selfie view): they are scanned with ``FindParams.mirrored``, and
+learned from flipped copies (what a mirrored camera source delivers once it
+flips its frames).  Per single-card kind it prints how many
 photos read right (their card named), wrong (another card named) and not at
 all, and the same among the photos whose card got a learned template; over
 the scenes, recall and precision over the visible A-8 cards (9-K in a scene
@@ -42,7 +45,7 @@ import numpy as np
 from calibration.templates import LearnReport, learn_templates
 from scanner.find import find_cards, warp_card
 from scanner.identify import identify
-from scanner.params import ScannerParams
+from scanner.params import FindParams, ScannerParams
 from scanner.scan import Scanner
 from scanner.templates import Templates
 from scanner.types import Image
@@ -51,6 +54,13 @@ from scorer.errors import NotationError
 
 REPO = Path(__file__).resolve().parent.parent
 SINGLE_KINDS = ("single_phone_table", "single_webcam_handheld")
+MIRRORED_KINDS = frozenset({"single_webcam_handheld"})
+"""Kinds whose photos are mirror images (a webcam's selfie view)."""
+
+
+def params_for(kind: str) -> ScannerParams:
+    """The scanner's parameters for photos of ``kind`` (mirrored for a mirroring camera)."""
+    return ScannerParams(find=FindParams(mirrored=kind in MIRRORED_KINDS))
 
 
 def real_cards_folder() -> Path | None:
@@ -151,27 +161,56 @@ class Tally:
 
 
 def learn(folder: Path, out: Path) -> LearnReport:
-    """Learn the templates of the learning set into ``out``."""
+    """Learn the templates of the learning set into ``out`` (mirrored photos from flipped copies)."""
     learn_rows, _ = split(read_rows(folder))
     labels = out / "labels.csv"
-    out.mkdir(parents=True, exist_ok=True)
+    flipped = out / "flipped"
+    flipped.mkdir(parents=True, exist_ok=True)
     with labels.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["file", "label"])
         for row in learn_rows:
-            writer.writerow([str(row.path), str(row.label)])
+            path = row.path
+            if row.kind in MIRRORED_KINDS:
+                image = cv2.imread(str(row.path), cv2.IMREAD_COLOR)
+                if image is not None:
+                    path = flipped / row.path.name
+                    cv2.imwrite(str(path), cv2.flip(image, 1))
+            writer.writerow([str(path), str(row.label)])
     return learn_templates(labels, DeckKind.OKTRIS, out / "templates")
+
+
+def learning_by_kind(folder: Path, report: LearnReport) -> dict[str, dict[str, int]]:
+    """Per kind, how many learning photos gave a template, were rejected as outliers or skipped."""
+    learn_rows, _ = split(read_rows(folder))
+    kinds = {row.path.name: row.kind for row in learn_rows}
+    out: dict[str, dict[str, int]] = {}
+    for row in learn_rows:
+        out.setdefault(row.kind, {"photos": 0, "kept": 0, "rejected": 0, "no_card": 0, "no_face": 0})
+        out[row.kind]["photos"] += 1
+    for card in report.cards:
+        for path in card.kept:
+            out[kinds[path.name]]["kept"] += 1
+        for path in card.rejected:
+            out[kinds[path.name]]["rejected"] += 1
+    for path, why in report.skipped:
+        out[kinds[path.name]]["no_card" if why == "no card found" else "no_face"] += 1
+    return out
 
 
 def evaluate(folder: Path, templates: Templates) -> dict[str, dict[str, float | int | list[str]]]:
     """Scan the test set with ``templates``; figures per kind."""
     _, test_rows = split(read_rows(folder))
-    scanner = Scanner(DeckKind.OKTRIS, templates=templates)
+    scanners = {
+        kind: Scanner(DeckKind.OKTRIS, templates=templates, params=params_for(kind)) for kind in SINGLE_KINDS
+    }
+    plain = Scanner(DeckKind.OKTRIS, templates=templates)
     tallies: dict[str, Tally] = {}
     for row in test_rows:
         image = cv2.imread(str(row.path), cv2.IMREAD_COLOR)
         if image is None:
             continue
+        scanner = scanners.get(row.kind, plain)
         named = {d.card for d in scanner.scan(np.asarray(image, dtype=np.uint8)).detections if d.card}
         tally = tallies.setdefault(row.kind, Tally())
         tally.photos += 1
@@ -220,6 +259,39 @@ def identify_ms(folder: Path, templates: Templates, limit: int = 120) -> float:
     return statistics.median(times)
 
 
+def contact_sheets(folder: Path, path: Path, tile: int = 240, columns: int = 8) -> dict[str, dict[str, int]]:
+    """Draw the finder's quads on every photo, one contact sheet per kind (``path`` with the kind
+    added to its name); per kind, how many photos gave no quad, one, or several."""
+    counts: dict[str, dict[str, int]] = {}
+    tiles: dict[str, list[Image]] = {}
+    for row in read_rows(folder):
+        raw = cv2.imread(str(row.path), cv2.IMREAD_COLOR)
+        if raw is None:
+            continue
+        image: Image = np.asarray(raw, dtype=np.uint8)
+        found = find_cards(image, params_for(row.kind).find)
+        tally = counts.setdefault(row.kind, {"none": 0, "one": 0, "several": 0})
+        tally["none" if not found else "one" if len(found) == 1 else "several"] += 1
+        canvas = image.copy()
+        for card in found:
+            pts = np.round(np.asarray(card.corners)).astype(np.int32)
+            colour = (0, 200, 0) if card.score >= 0.7 else (0, 0, 255)
+            cv2.polylines(canvas, [pts], True, colour, 3)
+            cv2.putText(canvas, f"{card.score:.2f}", (int(pts[0, 0]), int(pts[0, 1])), 0, 0.8, colour, 2)
+        label = str(row.label) if row.label is not None else "scene"
+        cv2.putText(canvas, f"{label} n={len(found)}", (6, 30), 0, 1.0, (255, 0, 255), 2)
+        scale = tile / max(canvas.shape[:2])
+        small = cv2.resize(canvas, (round(canvas.shape[1] * scale), round(canvas.shape[0] * scale)))
+        cell = np.zeros((tile, tile, 3), np.uint8)
+        cell[: small.shape[0], : small.shape[1]] = small
+        tiles.setdefault(row.kind, []).append(cell)
+    for kind, cells in tiles.items():
+        cells = cells + [np.zeros_like(cells[0])] * (-len(cells) % columns)
+        rows = [np.hstack(cells[i : i + columns]) for i in range(0, len(cells), columns)]
+        cv2.imwrite(str(path.with_name(f"{path.stem}-{kind}{path.suffix or '.png'}")), np.vstack(rows))
+    return counts
+
+
 def run(folder: Path) -> dict[str, object]:
     """Learn, evaluate and time; every figure in one dictionary."""
     with tempfile.TemporaryDirectory(prefix="octotable-real-") as tmp:
@@ -230,6 +302,7 @@ def run(folder: Path) -> dict[str, object]:
         "learned_templates": len(templates),
         "rejected_photos": sum(len(c.rejected) for c in report.cards),
         "skipped_photos": [f"{p.name}: {why}" for p, why in report.skipped],
+        "learning": learning_by_kind(folder, report),
         "kinds": evaluate(folder, templates),
         "identify_ms_median": identify_ms(folder, templates),
     }
@@ -240,12 +313,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="card reading on the real photos")
     parser.add_argument("--folder", type=Path, default=None, help="the real-cards folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--sheet", type=Path, default=None, help="also draw contact sheets (PNG) here")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     folder = args.folder or real_cards_folder()
     if folder is None:
         print("no real-cards folder (set OCTOTABLE_REAL_CARDS)", file=sys.stderr)
         return 2
+    if args.sheet is not None:
+        for kind, count in contact_sheets(folder, args.sheet).items():
+            print(
+                f"finder {kind:24s} no quad {count['none']:3d}  one {count['one']:3d}  "
+                f"several {count['several']:3d}"
+            )
     figures = run(folder)
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -255,6 +335,13 @@ def main(argv: list[str] | None = None) -> int:
         f"({figures['rejected_photos']} photos rejected as outliers, "
         f"{len(figures['skipped_photos'])} without a card found)"  # type: ignore[arg-type]
     )
+    learning = figures["learning"]
+    assert isinstance(learning, dict)
+    for kind, f in learning.items():
+        print(
+            f"learning {kind:24s} photos {f['photos']:3d}  templates {f['kept']:3d}  "
+            f"outliers {f['rejected']:3d}  no card {f['no_card']:3d}  no face seen {f['no_face']:3d}"
+        )
     kinds = figures["kinds"]
     assert isinstance(kinds, dict)
     for kind, f in kinds.items():

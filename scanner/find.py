@@ -7,8 +7,12 @@ its edges.  Then:
 1. **Lone cards.**  A region whose outline simplifies to a convex quad of card
    aspect (tolerant to perspective) that it fills is one card.  Regions come
    from three cuts of the frame: card pixels with fine edges cut out, a global
-   lightness split, and the regions enclosed by edges (which find a card on a
-   light table, where it is hardly lighter than the table).
+   lightness split, and the regions enclosed by edges, strong and faint (which
+   find a card on a light table, where it is hardly lighter than the table).
+   A quad outlined by edges must also look like a card (``scanner.find_check``:
+   a paper border strip, every side not cut off by the frame showing as an
+   edge); such a checked quad may be off the card's aspect by
+   ``lone_aspect_tolerance`` (a slanted view).
 2. **Touching and overlapping cards** (piles, fans, hands, a hand over a card)
    are rebuilt from their visible corners (``scanner.find_split``).
 3. **Top card.**  Where two cards overlap, the upper card's outline shows across
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner.find_check import looks_like_card, overshoot
 from scanner.find_geometry import (
     Arr,
     FloatArray,
@@ -42,9 +47,10 @@ from scanner.find_geometry import (
     refine,
     side_lengths,
 )
+from scanner.find_lines import line_cards
 from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses, whole_card_size
 from scanner.find_top import mark_tops, side_visibility
-from scanner.find_work import Work, make_work
+from scanner.find_work import Faint, Work, make_faint, make_work
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 
@@ -67,7 +73,7 @@ class FoundCard:
     score: float
 
 
-def _lone_quad(contour: Arr, p: FindParams) -> FloatArray | None:
+def _lone_quad(contour: Arr, p: FindParams, tolerance: float | None = None) -> FloatArray | None:
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     for eps in (p.poly_epsilon * 0.5, p.poly_epsilon, p.poly_epsilon * 1.5):
@@ -75,7 +81,8 @@ def _lone_quad(contour: Arr, p: FindParams) -> FloatArray | None:
         if len(approx) == 4:
             quad = approx.reshape(4, 2).astype(np.float64)
             area = cv2.contourArea(approx)
-            if area > 0 and cv2.contourArea(contour) / area >= p.min_fill and is_card_quad(quad, p):
+            fills = area > 0 and cv2.contourArea(contour) / area >= p.min_fill
+            if fills and is_card_quad(quad, p, tolerance):
                 return fit_sides(_dense(contour), quad)
             return None
         if len(approx) < 4:
@@ -137,20 +144,26 @@ def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
         out[name] = list(contours)
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
-    # outer boundaries of the regions (their holes come second in the two-level hierarchy)
-    contours, hierarchy = cv2.findContours(work.regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    regions: list[Arr] = []
-    if hierarchy is not None:
-        for c, link in zip(contours, hierarchy[0], strict=True):
-            if link[3] != -1:
-                continue
-            _x, _y, w, h = cv2.boundingRect(c)
-            if w * h < 0.7 * min_area:
-                continue
-            inside = cv2.contourArea(c)
-            if p.min_fill * 0.5 * min_area <= inside <= max_area:
-                regions.append(c)
-    out["regions"] = regions
+    out["regions"] = _region_outlines(work.regions, min_area, max_area, p)
+    return out
+
+
+def _region_outlines(regions: Arr, min_area: float, max_area: float, p: FindParams) -> list[Arr]:
+    """The outer boundaries of the regions of card size in a 0/255 region map (their holes come
+    second in the two-level hierarchy and are left out)."""
+    contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[Arr] = []
+    if hierarchy is None:
+        return out
+    for c, link in zip(contours, hierarchy[0], strict=True):
+        if link[3] != -1:
+            continue
+        _x, _y, w, h = cv2.boundingRect(c)
+        if w * h < 0.7 * min_area:
+            continue
+        inside = cv2.contourArea(c)
+        if p.min_fill * 0.5 * min_area <= inside <= max_area:
+            out.append(c)
     return out
 
 
@@ -168,29 +181,70 @@ def _dense(contour: Arr) -> FloatArray:
     return np.asarray(pts[index] + (nxt[index] - pts[index]) * t[:, None])
 
 
-def _lone_cards(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> list[FloatArray]:
+_PASSES = (("mask", False), ("union", False), ("split", False), ("bright", True), ("regions", True))
+"""The cuts that outline lone cards, and whether a quad outlined by each must pass the card checks."""
+
+
+def _lone_cards(
+    work: Work,
+    outlines: dict[str, list[Arr]],
+    p: FindParams,
+    passes: tuple[tuple[str, bool], ...] = _PASSES,
+    faint: Arr | None = None,
+) -> list[FloatArray]:
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     lone: list[FloatArray] = []
-    for name, verify in (
-        ("mask", False),
-        ("union", False),
-        ("split", False),
-        ("bright", True),
-        ("regions", True),
-    ):
+    for name, verify in passes:
         for c in outlines[name]:
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3):
                 continue
-            quad = _lone_quad(c, p)
+            quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
             if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
                 continue
-            if verify and not _looks_like_card(quad, work, p):
+            if verify and not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p, faint)):
                 continue
             if name != "split" and _several_cards(quad, work, p):
                 continue
             lone.append(quad)
     return _dedupe(lone, p)
+
+
+def _lone_by_lines(work: Work, faint: Arr, p: FindParams) -> list[FloatArray]:
+    """Lone cards bounded by straight lines (``scanner.find_lines``), for frames where no region
+    outlined a card and no card rebuilt from corners shows its outline well: each must look like
+    a card in the part in view, its sides must end at its corners, and none may overlap another."""
+    found: list[FloatArray] = []
+    for card in line_cards(work, faint, p):
+        if not (_looks_like_card(card.seen, work, p) and looks_like_card(card.seen, work, p, faint)):
+            continue
+        if overshoot(card.seen, work, faint, p) >= p.max_overshoot:
+            continue
+        if any(_overlap(card.quad, other) for other in found):
+            continue
+        found.append(card.quad)
+    return found
+
+
+def _of_one_size(quads: list[FloatArray], work: Work, p: FindParams) -> list[FloatArray]:
+    """The cards of one deck on one table are about one size: a quad smaller than
+    ``min_relative_area`` of the card whose outline shows best is print or a scrap, not a card."""
+    if len(quads) < 2:
+        return quads
+    areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
+    shows = [side_visibility(q, work, None, p) or 0.0 for q in quads]
+    best = areas[int(np.argmax(shows))]
+    return [q for q, a in zip(quads, areas, strict=True) if a >= p.min_relative_area * best]
+
+
+def _overlap(a: FloatArray, b: FloatArray) -> bool:
+    """Whether either quad holds the other's centre."""
+    return _contains(a, b.mean(axis=0)) or _contains(b, a.mean(axis=0))
+
+
+def _contains(quad: FloatArray, point: FloatArray) -> bool:
+    poly = quad.astype(np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
 
 
 def _lone_in_clusters(
@@ -369,8 +423,26 @@ def find_cards(image: Image, params: FindParams) -> list[FoundCard]:
     work = make_work(image, params)
     outlines = _outlines(work, params)
     lone = _lone_cards(work, outlines, params)
+    faint: Faint | None = None
+    if not lone:
+        # a card hardly lighter than its table: the regions its faint edges enclose
+        faint = make_faint(work, params)
+        area = float(work.grey.shape[0] * work.grey.shape[1])
+        outlines["faint"] = _region_outlines(
+            faint.regions, params.min_card_area * area, params.max_card_area * area, params
+        )
+        lone = _lone_cards(work, outlines, params, (("faint", True),), faint.edges)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
+    if (
+        faint is not None
+        and not lone
+        and all((side_visibility(q, work, None, params) or 0.0) < params.line_below for q in quads)
+    ):
+        lined = _lone_by_lines(work, faint.edges, params)
+        # cards rebuilt from corners on a card bounded by lines are its print
+        quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
+    quads = _of_one_size(quads, work, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []
@@ -403,7 +475,9 @@ def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:
     """Cut a card out of ``image`` as a portrait ``card_width x card_height`` image.
 
     ``corners`` are frame pixels in canonical order (TL, TR, BR, BL of the
-    portrait card).  The result has the image's channels (BGR or grey).
+    portrait card).  The result has the image's channels (BGR or grey).  With
+    ``params.mirrored`` (a camera that delivers mirror images) the cut-out is
+    flipped left to right, so the card reads as it is printed.
 
     Raises:
         ValueError: ``corners`` is not four finite points.
@@ -417,4 +491,6 @@ def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:
     warped = cv2.warpPerspective(
         image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+    if params.mirrored:
+        warped = cv2.flip(warped, 1)
     return np.asarray(warped, dtype=np.uint8)

@@ -64,14 +64,16 @@ def corner_angles(quad: FloatArray) -> FloatArray:
     return np.asarray(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))), dtype=np.float64)
 
 
-def is_card_quad(quad: FloatArray, p: FindParams) -> bool:
-    """Convex, of card aspect within tolerance, every corner angle within range."""
+def is_card_quad(quad: FloatArray, p: FindParams, tolerance: float | None = None) -> bool:
+    """Convex, of card aspect within ``tolerance`` (``aspect_tolerance`` by default), every
+    corner angle within range."""
     if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
         return False
     short, long = side_lengths(order_corners(quad))
     if short <= 0:
         return False
-    if abs(long / short - p.card_aspect) > p.aspect_tolerance * p.card_aspect:
+    tol = p.aspect_tolerance if tolerance is None else tolerance
+    if abs(long / short - p.card_aspect) > tol * p.card_aspect:
         return False
     angles = corner_angles(quad)
     return bool(np.all(angles >= p.min_corner_angle) and np.all(angles <= p.max_corner_angle))

@@ -96,6 +96,41 @@ class FindParams:
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
+        faint_canny_low, faint_canny_high: hysteresis thresholds of the faint edges (denoised) that
+            outline a card hardly lighter than its table (white on white); their regions are
+            opened by ``faint_open`` work pixels so that a leak through a gap breaks off.
+        lone_aspect_tolerance: relative aspect tolerance of a lone card that also passes the
+            card checks below (a camera seeing the table at a slant).
+        support_points: points per side sampled by the card checks.
+        min_side_support: every side of a card (but those the frame cuts off) shows as an edge
+            along at least this fraction of it.
+        frame_margin: a side within this many work pixels of the frame's border is cut off by it.
+        border_inset: the paper strip checked inside a card, from and to this fraction of its short
+            side in from its sides.
+        border_min_px: ... but at least this many work pixels in (a blurred side).
+        paper_tolerance: grey levels by which paper in that strip may differ from its median.
+        min_paper: at least this fraction of the strip is paper.
+        line_min_length, line_votes, line_gap: straight runs of the faint edges at least
+            ``line_min_length`` of the frame's short side long, with ``line_votes`` votes and gaps of
+            up to ``line_gap`` work pixels, are the lines that bound a card whose outline is broken.
+        line_merge_angle, line_merge_distance: runs within this angle (degrees) and distance (work
+            pixels) are one line.
+        max_lines: the longest lines kept.
+        line_parallel: the opposite sides of a card are parallel within this angle (degrees) ...
+        line_square: ... and its adjacent sides square within this angle (degrees).
+        max_line_cards: the best supported candidates bounded by lines that are checked.
+        cut_min_seen: a card the frame cuts off is kept only when at least this fraction of its
+            length (across the cut) is in view, so that an index corner is.
+        min_relative_area: a quad of less than this fraction of the area of the card whose outline
+            shows best in the frame is not reported (the cards of one deck on one table are about
+            one size).
+        line_below: cards bounded by lines are looked for only when no lone card was found and no
+            card rebuilt from corners shows this fraction of its outline (``FoundCard.score``).
+        overshoot_length, max_overshoot: a card bounded by lines is kept only when none of its
+            sides runs on as an edge past a corner (from 5% to ``overshoot_length`` of the side)
+            along ``max_overshoot`` or more of that stretch (the sides of cards lying together do).
+        mirrored: the camera delivers mirror images (a webcam's selfie view): cut-out cards are
+            flipped back (``warp_card``).
     """
 
     work_long_side: int = 640
@@ -106,7 +141,7 @@ class FindParams:
     card_size_px: tuple[float, float] | None = None
     play_area: tuple[tuple[float, float], ...] | None = None
     min_card_area: float = 0.004
-    max_card_area: float = 0.6
+    max_card_area: float = 0.9
     background_scale: int = 8
     background_kernel: float = 0.5
     white_margin: float = 14.0
@@ -159,6 +194,32 @@ class FindParams:
     refine_radius: int = 4
     refine_min_points: float = 0.5
     refine_min_step: float = 12.0
+    faint_canny_low: float = 8.0
+    faint_canny_high: float = 24.0
+    faint_open: int = 5
+    lone_aspect_tolerance: float = 0.25
+    support_points: int = 24
+    min_side_support: float = 0.5
+    frame_margin: float = 3.0
+    border_inset: tuple[float, float] = (0.01, 0.025)
+    border_min_px: float = 2.0
+    paper_tolerance: float = 24.0
+    min_paper: float = 0.7
+    line_min_length: float = 0.15
+    line_votes: int = 30
+    line_gap: int = 12
+    line_merge_angle: float = 3.0
+    line_merge_distance: float = 4.0
+    max_lines: int = 12
+    line_parallel: float = 12.0
+    line_square: float = 25.0
+    max_line_cards: int = 12
+    cut_min_seen: float = 0.55
+    line_below: float = 0.7
+    min_relative_area: float = 0.4
+    overshoot_length: float = 0.2
+    max_overshoot: float = 0.5
+    mirrored: bool = False
 
     def __post_init__(self) -> None:
         self.validate()
@@ -282,6 +343,52 @@ class FindParams:
         _check("find.refine_radius", self.refine_radius, 0, 64)
         _check("find.refine_min_points", self.refine_min_points, 0.0, 1.0)
         _check("find.refine_min_step", self.refine_min_step, 0.0, 255.0)
+        _check("find.faint_canny_low", self.faint_canny_low, 0.0, 1000.0)
+        _check("find.faint_canny_high", self.faint_canny_high, 0.0, 1000.0)
+        if self.faint_canny_low > self.faint_canny_high:
+            raise ValueError(
+                f"find.faint_canny_low ({self.faint_canny_low}) must not exceed "
+                f"find.faint_canny_high ({self.faint_canny_high})"
+            )
+        for name in ("faint_open", "support_points"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"find.{name} must be an int, got {value!r}")
+        _check("find.faint_open", self.faint_open, 1, 31)
+        _check("find.lone_aspect_tolerance", self.lone_aspect_tolerance, 0.0, 1.0)
+        _check("find.support_points", self.support_points, 4, 1000)
+        _check("find.min_side_support", self.min_side_support, 0.0, 1.0)
+        _check("find.frame_margin", self.frame_margin, 0.0, 100.0)
+        inset = self.border_inset
+        if not (isinstance(inset, tuple) and len(inset) == 2):
+            raise ValueError(f"find.border_inset must be (from, to), got {inset!r}")
+        _check("find.border_inset[0]", inset[0], 0.0, 0.5)
+        _check("find.border_inset[1]", inset[1], 0.0, 0.5)
+        if inset[0] > inset[1]:
+            raise ValueError(f"find.border_inset must be (from, to) with from <= to, got {inset!r}")
+        _check("find.border_min_px", self.border_min_px, 0.0, 100.0)
+        _check("find.paper_tolerance", self.paper_tolerance, 0.0, 255.0)
+        _check("find.min_paper", self.min_paper, 0.0, 1.0)
+        for name in ("line_votes", "line_gap", "max_lines", "max_line_cards"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"find.{name} must be an int, got {value!r}")
+        _check("find.line_min_length", self.line_min_length, 0.01, 1.0)
+        _check("find.line_votes", self.line_votes, 1, 10000)
+        _check("find.line_gap", self.line_gap, 0, 1000)
+        _check("find.line_merge_angle", self.line_merge_angle, 0.0, 45.0)
+        _check("find.line_merge_distance", self.line_merge_distance, 0.0, 100.0)
+        _check("find.max_lines", self.max_lines, 0, 100)
+        _check("find.line_parallel", self.line_parallel, 0.0, 45.0)
+        _check("find.line_square", self.line_square, 0.0, 45.0)
+        _check("find.max_line_cards", self.max_line_cards, 0, 1000)
+        _check("find.cut_min_seen", self.cut_min_seen, 0.0, 1.0)
+        _check("find.min_relative_area", self.min_relative_area, 0.0, 1.0)
+        _check("find.line_below", self.line_below, 0.0, 1.01)
+        _check("find.overshoot_length", self.overshoot_length, 0.06, 1.0)
+        _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
+        if not isinstance(self.mirrored, bool):
+            raise ValueError(f"find.mirrored must be True or False, got {self.mirrored!r}")
 
 
 @dataclass(frozen=True)
