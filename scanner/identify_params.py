@@ -153,6 +153,17 @@ class IdentifyParams:
     index that passes these two for another card than the centre names leaves the card
     unnamed."""
 
+    wide_search_px: int = 14
+    """A card no rule names is read once more with the index (centre) searched this far
+    (canonical pixels, each direction): a finder's quad a little off, as a rebuilt covered
+    card's often is, puts the index beyond ``search_px`` (0 or at most ``search_px``: off)..."""
+    wide_template_scales: tuple[float, ...] = (0.8, 0.9, 1.0, 1.1, 1.2)
+    """...and its templates tried at these sizes; the same rules then decide..."""
+    wide_among: int = 3
+    """...and the card it names must have been among this many best cards of a reading at
+    ``search_px`` (the centre's or the corner index's): where the wider search reaches into a
+    neighbouring card's corner, it names a card the first readings did not rank near the top."""
+
     def __post_init__(self) -> None:
         self.validate()
 
@@ -167,6 +178,8 @@ class IdentifyParams:
             "index_scale": (0.05, 1.0),
             "centre_scale": (0.05, 1.0),
             "search_px": (0, 40),
+            "wide_search_px": (0, 40),
+            "wide_among": (1, 1000),
             "coarse_ratio": (0.1, 1.0),
             "refine_px": (0, 20),
             "shortlist": (0, 1000),
@@ -198,14 +211,14 @@ class IdentifyParams:
         }
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "template_scales":
+            if f.name in ("template_scales", "wide_template_scales"):
                 if (
                     not isinstance(value, tuple)
                     or not value
                     or not all(isinstance(v, int | float) and 0.5 <= v <= 2.0 for v in value)
                 ):
                     raise ValueError(
-                        f"IdentifyParams.template_scales must be a non-empty tuple of sizes in [0.5, 2.0], "
+                        f"IdentifyParams.{f.name} must be a non-empty tuple of sizes in [0.5, 2.0], "
                         f"got {value!r}"
                     )
                 continue
@@ -230,7 +243,7 @@ class IdentifyParams:
             low, high = checks[f.name]
             if not low <= value <= high:
                 raise ValueError(f"IdentifyParams.{f.name} must be in [{low}, {high}], got {value!r}")
-        for name in ("search_px", "refine_px", "shortlist"):
+        for name in ("search_px", "wide_search_px", "wide_among", "refine_px", "shortlist"):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"IdentifyParams.{name} must be an integer, got {getattr(self, name)!r}")
         for name, scale in (

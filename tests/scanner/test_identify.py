@@ -270,6 +270,10 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("corner_rank_weight", 1.5),
         ("corner_min_part_score", float("inf")),
         ("corner_agree_margin", -0.01),
+        ("wide_search_px", 41),
+        ("wide_search_px", 14.5),
+        ("wide_template_scales", ()),
+        ("wide_among", 0),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
