@@ -27,7 +27,17 @@ Oktris templates is never named) and one of these holds:
    at ``blend_min_score`` or more, ahead of the next card by
    ``blend_min_margin``.
 
-In 2 and 3 each part must reach ``face_min_part_score``.  A covered card's face
+4. rank from the face, suit from the index (standard cards): the face's best
+   rank leads every other rank by ``rank_face_margin`` (the count and layout of
+   its pips), the card of that rank the index ranks first leads the other suits
+   by ``min_margin`` and the other suit of its colour by
+   ``rank_face_twin_margin`` (a blurred spade and club look alike), its index
+   score reaches ``agree_min_score`` and its face score ``rank_face_score`` (and
+   ``agree_face_score``); its index rank part must reach
+   ``rank_face_min_rank_part`` and lie within ``rank_face_index_slack`` of the
+   best rank part of another rank.
+
+In 2 and 3 each part must reach ``face_min_part_score``, in 4 the suit part.  A covered card's face
 matches nothing well, so there the index decides alone; an Octoplus card none of
 these names (its centre covered) is read once more from its corner index (label
 above mark, ``read_index(..., corner=True)``) and named by rule 1 with
@@ -60,7 +70,7 @@ from scanner.identify_index import IndexReading, agree, read_index
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
-from scorer.cards import Card, DeckKind
+from scorer.cards import Card, DeckKind, StdCard
 
 
 class IdentifyInputError(ValueError):
@@ -143,6 +153,60 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     return answer
 
 
+def _rank_by_face(
+    reading: IndexReading, face: FaceReading, p: IdentifyParams
+) -> tuple[int, int | None] | None:
+    """Rank from the whole face, suit from the index: the best and second card of ``reading``
+    (indices) when the face's best rank leads every other rank by ``rank_face_margin`` (its pips'
+    count and layout) and, among the cards of that rank, the index ranks one first by
+    ``min_margin`` (by ``rank_face_twin_margin`` over the other suit of its colour) at
+    ``agree_min_score`` or more (the suit), with the face's score of that card at
+    ``rank_face_score`` and ``agree_face_score``; ``None`` otherwise (and for cards without a rank)."""
+    ranks = [card.rank if isinstance(card, StdCard) else None for card in reading.order]
+    if None in ranks or face.order != reading.order:
+        return None
+    by_rank: dict[int | None, float] = {}
+    for rank, score in zip(ranks, face.scores, strict=True):
+        by_rank[rank] = max(by_rank.get(rank, -2.0), float(score))
+    ordered = sorted(by_rank.items(), key=lambda item: -item[1])
+    if len(ordered) > 1 and ordered[0][1] - ordered[1][1] < p.rank_face_margin:
+        return None
+    same = np.flatnonzero(np.array([rank == ordered[0][0] for rank in ranks]))
+    within = same[np.argsort(-reading.scores[same])]
+    best = int(within[0])
+    runner = int(within[1]) if len(within) > 1 else None
+    lead = float(reading.scores[best]) - (
+        max(float(reading.scores[runner]), 0.0) if runner is not None else 0.0
+    )
+    card = reading.order[best]
+    # the other suit of the card's colour (spades and clubs, hearts and diamonds) looks alike
+    twins = [int(i) for i in within[1:] if _suit_colour(reading.order[int(i)]) == _suit_colour(card)]
+    twin_lead = float(reading.scores[best]) - max((float(reading.scores[i]) for i in twins), default=-2.0)
+    # the index's own rank reading must not clearly name another rank
+    other_ranks = np.array([rank != ordered[0][0] for rank in ranks])
+    rank_gap = (
+        float(reading.parts[other_ranks, 0].max()) - float(reading.parts[best, 0])
+        if other_ranks.any()
+        else 0.0
+    )
+    if (
+        lead < p.min_margin
+        or rank_gap > p.rank_face_index_slack
+        or float(reading.parts[best, 0]) < p.rank_face_min_rank_part
+        or twin_lead < p.rank_face_twin_margin
+        or float(reading.scores[best]) < p.agree_min_score
+        or float(face.scores[best]) < max(p.rank_face_score, p.agree_face_score)
+    ):
+        return None
+    others = np.delete(reading.scores, [best])
+    return best, int(np.flatnonzero(reading.scores == others.max())[0]) if others.size else None
+
+
+def _suit_colour(card: Card) -> bool | None:
+    """True for a red suit, False for a black one, ``None`` for a card without a suit."""
+    return card.suit.is_red if isinstance(card, StdCard) else None
+
+
 def _among_best(reading: IndexReading, card: Card, count: int) -> bool:
     """Whether ``card`` is one of the ``count`` best cards of ``reading``."""
     if card not in reading.order:
@@ -202,6 +266,17 @@ def _decide(
     candidate = reading.order[best]
     least_part = p.face_min_part_score if by_face else p.min_part_score
     accepted = accepted and in_deck(candidate, templates.deck) and min(part_scores) >= least_part
+    if face is not None and not accepted and p.rank_face_margin <= 1.0:
+        joint = _rank_by_face(reading, face, p)
+        # with the rank read from the face, only the index's suit part must reach the floor
+        if joint is not None and float(reading.parts[joint[0]][-1]) >= p.face_min_part_score:
+            by_face = True
+            best, second = joint
+            best_score = float(index_scores[best])
+            second_score = float(index_scores[second]) if second is not None else 0.0
+            part_scores = tuple(float(v) for v in reading.parts[best])
+            candidate = reading.order[best]
+            accepted = in_deck(candidate, templates.deck)
     from_corner = False
     if accepted and templates.deck is DeckKind.OCTOPLUS:
         # the corner index, when it clearly shows another card, overrules the centre

@@ -153,6 +153,22 @@ class IdentifyParams:
     index that passes these two for another card than the centre names leaves the card
     unnamed."""
 
+    rank_face_margin: float = 0.05
+    """A standard card none of the rules above names is named when the whole face's best rank
+    leads every other rank by this much (the face's pips show the rank, not always the suit)
+    and the index ranks that rank's card first among the suits by ``min_margin`` (the index
+    shows the suit) at ``agree_min_score``, its suit part at ``face_min_part_score`` (above 1:
+    off)..."""
+    rank_face_index_slack: float = 0.1
+    """...the index's rank part of that card is at most this much below its best rank part of
+    another rank (the index does not clearly read another rank)..."""
+    rank_face_min_rank_part: float = 0.3
+    """...and reaches this (a rank the templates lack reads as no rank at all)..."""
+    rank_face_score: float = 0.6
+    """...its whole-face score reaches this (the whole face shows, so all its pips count)..."""
+    rank_face_twin_margin: float = 0.05
+    """...and its index score leads the other suit of its colour (spades and clubs, hearts and
+    diamonds: alike when small and blurred) by this much."""
     wide_search_px: int = 14
     """A card no rule names is read once more with the index (centre) searched this far
     (canonical pixels, each direction): a finder's quad a little off, as a rebuilt covered
@@ -179,6 +195,11 @@ class IdentifyParams:
             "centre_scale": (0.05, 1.0),
             "search_px": (0, 40),
             "wide_search_px": (0, 40),
+            "rank_face_margin": (0.0, 2.0),
+            "rank_face_score": (-1.0, 2.0),
+            "rank_face_min_rank_part": (-1.0, 2.0),
+            "rank_face_index_slack": (0.0, 2.0),
+            "rank_face_twin_margin": (0.0, 2.0),
             "wide_among": (1, 1000),
             "coarse_ratio": (0.1, 1.0),
             "refine_px": (0, 20),

@@ -274,6 +274,11 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("wide_search_px", 14.5),
         ("wide_template_scales", ()),
         ("wide_among", 0),
+        ("rank_face_margin", -0.5),
+        ("rank_face_score", float("nan")),
+        ("rank_face_twin_margin", 3.0),
+        ("rank_face_index_slack", -0.1),
+        ("rank_face_min_rank_part", 2.5),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
