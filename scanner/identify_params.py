@@ -173,8 +173,11 @@ class IdentifyParams:
     """A card no rule names is read once more with the index (centre) searched this far
     (canonical pixels, each direction): a finder's quad a little off, as a rebuilt covered
     card's often is, puts the index beyond ``search_px`` (0 or at most ``search_px``: off)..."""
-    wide_template_scales: tuple[float, ...] = (0.8, 0.9, 1.0, 1.1, 1.2)
+    wide_template_scales: tuple[float, ...] = (0.9, 1.0, 1.1)
     """...and its templates tried at these sizes; the same rules then decide..."""
+    wide_min_score: float = 0.45
+    """...when a first reading's best card (the centre's or a corner index's) scored this much
+    or more: a cut-out of no card scores less, and is not read twice..."""
     wide_among: int = 3
     """...and the card it names must have been among this many best cards of a reading at
     ``search_px`` (the centre's or the corner index's): where the wider search reaches into a
@@ -201,6 +204,7 @@ class IdentifyParams:
             "rank_face_index_slack": (0.0, 2.0),
             "rank_face_twin_margin": (0.0, 2.0),
             "wide_among": (1, 1000),
+            "wide_min_score": (-1.0, 2.0),
             "coarse_ratio": (0.1, 1.0),
             "refine_px": (0, 20),
             "shortlist": (0, 1000),

@@ -274,6 +274,7 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("wide_search_px", 14.5),
         ("wide_template_scales", ()),
         ("wide_among", 0),
+        ("wide_min_score", 2.5),
         ("rank_face_margin", -0.5),
         ("rank_face_score", float("nan")),
         ("rank_face_twin_margin", 3.0),
