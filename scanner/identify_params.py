@@ -169,6 +169,18 @@ class IdentifyParams:
     rank_face_twin_margin: float = 0.05
     """...and its index score leads the other suit of its colour (spades and clubs, hearts and
     diamonds: alike when small and blurred) by this much."""
+    suit_blur: float = 1.0
+    """Gaussian blur (canonical pixels) of the two template faces in the spade-or-club check
+    (``scanner.identify_suit``), which compares a whole card's suit symbols one by one..."""
+    suit_search_px: int = 6
+    """...each within this many canonical pixels of its place..."""
+    suit_fit: float = 0.85
+    """...where the symbols must match one of the two this well on average (the whole face shows)..."""
+    spade_lead: float = 0.025
+    """...and names the spade when its symbols lead the club's by this much or more..."""
+    club_lead: float = 0.0
+    """...and the club when the spade's lead is this much or less: blurred clubs lean towards
+    spades, so the club's threshold is lower (at or above ``spade_lead``: the check is off)."""
     wide_search_px: int = 14
     """A card no rule names is read once more with the index (centre) searched this far
     (canonical pixels, each direction): a finder's quad a little off, as a rebuilt covered
@@ -198,6 +210,11 @@ class IdentifyParams:
             "centre_scale": (0.05, 1.0),
             "search_px": (0, 40),
             "wide_search_px": (0, 40),
+            "suit_blur": (0.0, 10.0),
+            "suit_search_px": (0, 20),
+            "suit_fit": (-1.0, 2.0),
+            "spade_lead": (-1.0, 1.0),
+            "club_lead": (-1.0, 1.0),
             "rank_face_margin": (0.0, 2.0),
             "rank_face_score": (-1.0, 2.0),
             "rank_face_min_rank_part": (-1.0, 2.0),
@@ -268,7 +285,7 @@ class IdentifyParams:
             low, high = checks[f.name]
             if not low <= value <= high:
                 raise ValueError(f"IdentifyParams.{f.name} must be in [{low}, {high}], got {value!r}")
-        for name in ("search_px", "wide_search_px", "wide_among", "refine_px", "shortlist"):
+        for name in ("search_px", "wide_search_px", "wide_among", "suit_search_px", "refine_px", "shortlist"):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"IdentifyParams.{name} must be an integer, got {getattr(self, name)!r}")
         for name, scale in (

@@ -280,6 +280,11 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("rank_face_twin_margin", 3.0),
         ("rank_face_index_slack", -0.1),
         ("rank_face_min_rank_part", 2.5),
+        ("suit_blur", -1.0),
+        ("suit_search_px", 3.5),
+        ("suit_fit", float("inf")),
+        ("spade_lead", 1.5),
+        ("club_lead", -1.5),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
