@@ -9,8 +9,9 @@ folder (the committed fixtures use seed 2026; ``--scenes`` reads folders
 rendered earlier instead).  Every card the finder outlines (``find_cards``,
 ``warp_card``) is matched to the true card by its corners (as in
 ``benchmarks.scanner_accuracy``) and identified three times: with the committed
-parameters, with the first pass alone (the wider second search and the
-rank-from-face rule switched off: the identifier before them), and with the
+parameters, with the first pass alone (the rank-from-face rule, the
+spade-or-club check and the wider second search switched off: the identifier
+before them), and with the
 index (centre) rule alone (the whole face switched off).  Per set it prints the
 cut-outs, the identifiable ones (a corner index entirely visible), how many are
 named, named right and named wrong (a cut-out of no true card that is named
@@ -42,7 +43,7 @@ from scanner.types import Detection, Image
 from scorer.cards import Card, DeckKind, parse_card
 
 INDEX_ONLY = replace(IdentifyParams(), face_weight=0.0, agree_face_score=2.0)
-FIRST_PASS = replace(IdentifyParams(), wide_search_px=0, rank_face_margin=2.0)
+FIRST_PASS = replace(IdentifyParams(), wide_search_px=0, rank_face_margin=2.0, club_lead=1.0)
 
 
 @dataclass(frozen=True)

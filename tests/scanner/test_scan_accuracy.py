@@ -62,11 +62,11 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 96 of the 162 visible cards (59.3%) are named right today, 15 of the 40 fan cards
+    # 98 of the 162 visible cards (60.5%) are named right today, 15 of the 40 fan cards
     # (37.5%: covered cards read from their corner index, some by the wider second search);
     # the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.58
+    assert report.total.identified / report.total.visible >= 0.59
     fan = report.by_group["fan"]
     assert fan.visible > 0 and fan.identified / fan.visible >= 0.36
 
