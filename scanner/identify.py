@@ -265,7 +265,18 @@ def _spade_or_club(
     card = spades[0] if lead >= p.spade_lead else clubs[0] if lead <= p.club_lead else None
     if card is None:
         return answer
-    return replace(answer, card=card, candidate=card)
+    named = reading.order.index(card)
+    other = second if named == best else best
+    return Identification(
+        card=card,
+        confidence=float(np.clip(reading.scores[named], 0.0, 1.0)),
+        runner_up=reading.order[other],
+        runner_up_confidence=float(np.clip(reading.scores[other], 0.0, 1.0)),
+        candidate=card,
+        turned=bool(reading.turn_lead[named] > p.min_margin),
+        part_scores=tuple(float(v) for v in reading.parts[named]),
+        face_score=float(faces[0].scores[named]),
+    )
 
 
 def _among_best(reading: IndexReading, card: Card, count: int) -> bool:
