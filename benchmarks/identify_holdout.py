@@ -1,18 +1,22 @@
 """Identification of the finder's cut-outs, on the committed scene fixtures and on held-out scenes.
 
-Run: ``.venv/bin/python -m benchmarks.identify_holdout [--seeds 4711,4712,4713] [--json]``.
+Run: ``.venv/bin/python -m benchmarks.identify_holdout [--seeds 4711,4712,4713] [--scenes DIR ...] [--json]``.
 
 The acceptance rule of ``scanner.identify`` (scores and margins in
 ``IdentifyParams``) is judged on scenes it was not tuned on: for each seed, 48
 scenes are rendered by ``tools/make_fixtures.py``'s ``make`` into a temporary
-folder (the committed fixtures use seed 2026).  Every card the finder outlines
-(``find_cards``, ``warp_card``) is matched to the true card by its corners (as in
-``benchmarks.scanner_accuracy``) and identified twice: with the committed
-parameters, and with the index (centre) rule alone (the whole face switched
-off).  Per set it prints the cut-outs, the identifiable ones (a corner index
-entirely visible), how many are named, named right and named wrong (a cut-out
-of no true card that is named counts as wrong), and the median time of
-``identify`` per cut-out.
+folder (the committed fixtures use seed 2026; ``--scenes`` reads folders
+rendered earlier instead).  Every card the finder outlines (``find_cards``,
+``warp_card``) is matched to the true card by its corners (as in
+``benchmarks.scanner_accuracy``) and identified three times: with the committed
+parameters, with the first pass alone (the rank-from-face rule, the
+spade-or-club check and the wider second search switched off: the identifier
+before them), and with the
+index (centre) rule alone (the whole face switched off).  Per set it prints the
+cut-outs, the identifiable ones (a corner index entirely visible), how many are
+named, named right and named wrong (a cut-out of no true card that is named
+counts as wrong), and the median and mean time of ``identify`` per cut-out (the rules
+take turns on each card, so their times are compared under the same load).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from scanner.types import Detection, Image
 from scorer.cards import Card, DeckKind, parse_card
 
 INDEX_ONLY = replace(IdentifyParams(), face_weight=0.0, agree_face_score=2.0)
+FIRST_PASS = replace(IdentifyParams(), wide_search_px=0, rank_face_margin=2.0, club_lead=1.0)
 
 
 @dataclass(frozen=True)
@@ -82,30 +87,43 @@ def cut_outs(folder: Path, params: ScannerParams) -> tuple[list[CutOut], int]:
 
 def tally(cards: list[CutOut], params: IdentifyParams) -> dict[str, Any]:
     """Named, right and wrong over ``cards`` with ``params``, and the median ms per card."""
+    return tally_rules(cards, {"rule": params})["rule"]
+
+
+def tally_rules(cards: list[CutOut], rules: dict[str, IdentifyParams]) -> dict[str, dict[str, Any]]:
+    """``tally`` for every rule of ``rules``; each card is identified by every rule in turn, so
+    the rules' times are measured side by side under the same load."""
     templates = {deck: Templates.builtin(deck) for deck in DeckKind}
-    for card in cards[:3]:
-        identify(card.image, templates[card.deck], params)
-    named = right = wrong = identified = 0
-    times = []
+    for params in rules.values():
+        for card in cards[:3]:
+            identify(card.image, templates[card.deck], params)
+    counts = {name: dict.fromkeys(("named", "right", "wrong", "identified"), 0) for name in rules}
+    times: dict[str, list[float]] = {name: [] for name in rules}
     for card in cards:
-        start = time.perf_counter()
-        answer = identify(card.image, templates[card.deck], params)
-        times.append(time.perf_counter() - start)
-        if answer.card is None:
-            continue
-        named += 1
-        right += answer.card == card.truth
-        wrong += answer.card != card.truth
-        identified += card.identifiable and answer.card == card.truth
+        for name, params in rules.items():
+            start = time.perf_counter()
+            answer = identify(card.image, templates[card.deck], params)
+            times[name].append(time.perf_counter() - start)
+            if answer.card is None:
+                continue
+            count = counts[name]
+            count["named"] += 1
+            count["right"] += answer.card == card.truth
+            count["wrong"] += answer.card != card.truth
+            count["identified"] += card.identifiable and answer.card == card.truth
     return {
-        "cut_outs": len(cards),
-        "identifiable": sum(c.identifiable for c in cards),
-        "named": named,
-        "right": right,
-        "wrong": wrong,
-        "identifiable_right": identified,
-        "wrong_pct": 100.0 * wrong / named if named else 0.0,
-        "median_ms": 1000.0 * float(np.median(times)) if times else float("nan"),
+        name: {
+            "cut_outs": len(cards),
+            "identifiable": sum(c.identifiable for c in cards),
+            "named": count["named"],
+            "right": count["right"],
+            "wrong": count["wrong"],
+            "identifiable_right": count["identified"],
+            "wrong_pct": 100.0 * count["wrong"] / count["named"] if count["named"] else 0.0,
+            "median_ms": 1000.0 * float(np.median(times[name])) if times[name] else float("nan"),
+            "mean_ms": 1000.0 * float(np.mean(times[name])) if times[name] else float("nan"),
+        }
+        for name, count in counts.items()
     }
 
 
@@ -121,6 +139,9 @@ def render(seed: int, out: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="4711,4712,4713", help="held-out seeds, comma-separated")
+    parser.add_argument(
+        "--scenes", nargs="*", default=[], help="folders rendered earlier (instead of --seeds)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     params = ScannerParams()
@@ -128,12 +149,17 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         sets["fixtures"], _ = cut_outs(FIXTURES, params)
         held: list[CutOut] = []
-        for seed in (int(s) for s in args.seeds.split(",") if s):
-            cards, _ = cut_outs(render(seed, Path(tmp) / str(seed)), params)
+        folders = [Path(f) for f in args.scenes]
+        if not folders:
+            folders = [render(int(s), Path(tmp) / s) for s in args.seeds.split(",") if s]
+        for folder in folders:
+            cards, _ = cut_outs(folder, params)
             held += cards
         sets["held-out"] = held
     figures = {
-        name: {"committed": tally(cards, params.identify), "index_only": tally(cards, INDEX_ONLY)}
+        name: tally_rules(
+            cards, {"committed": params.identify, "first_pass": FIRST_PASS, "index_only": INDEX_ONLY}
+        )
         for name, cards in sets.items()
     }
     if args.json:
@@ -141,14 +167,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(
         f"{'set':10} {'rule':10} {'cut-outs':>8} {'identif.':>8} {'named':>6} {'right':>6} {'wrong':>6} "
-        f"{'wrong%':>7} {'ident. right':>12} {'ms':>6}"
+        f"{'wrong%':>7} {'ident. right':>12} {'ms':>6} {'mean ms':>7}"
     )
     for name, rules in figures.items():
         for rule, f in rules.items():
             print(
                 f"{name:10} {rule:10} {f['cut_outs']:8d} {f['identifiable']:8d} {f['named']:6d} "
                 f"{f['right']:6d} {f['wrong']:6d} {f['wrong_pct']:7.2f} {f['identifiable_right']:12d} "
-                f"{f['median_ms']:6.2f}"
+                f"{f['median_ms']:6.2f} {f['mean_ms']:7.2f}"
             )
     return 0
 

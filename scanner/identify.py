@@ -27,7 +27,17 @@ Oktris templates is never named) and one of these holds:
    at ``blend_min_score`` or more, ahead of the next card by
    ``blend_min_margin``.
 
-In 2 and 3 each part must reach ``face_min_part_score``.  A covered card's face
+4. rank from the face, suit from the index (standard cards): the face's best
+   rank leads every other rank by ``rank_face_margin`` (the count and layout of
+   its pips), the card of that rank the index ranks first leads the other suits
+   by ``min_margin`` and the other suit of its colour by
+   ``rank_face_twin_margin`` (a blurred spade and club look alike), its index
+   score reaches ``agree_min_score`` and its face score ``rank_face_score`` (and
+   ``agree_face_score``); its index rank part must reach
+   ``rank_face_min_rank_part`` and lie within ``rank_face_index_slack`` of the
+   best rank part of another rank.
+
+In 2 and 3 each part must reach ``face_min_part_score``, in 4 the suit part.  A covered card's face
 matches nothing well, so there the index decides alone; an Octoplus card none of
 these names (its centre covered) is read once more from its corner index (label
 above mark, ``read_index(..., corner=True)``) and named by rule 1 with
@@ -35,10 +45,25 @@ above mark, ``read_index(..., corner=True)``) and named by rule 1 with
 first, by rule 1 with ``corner_agree_margin`` and ``corner_agree_part_score``
 (two agreeing readings).  Conversely an Octoplus card named from its centre (or
 face) is left unnamed when its corner index names another card by those
-agreement thresholds (a clear corner of a different card).  Otherwise the answer is
-``None`` (not identified) with the best candidate still reported.  The thresholds
-were set on scenes rendered under other seeds than the committed fixtures (see
-``benchmarks.identify_holdout``).
+agreement thresholds (a clear corner of a different card).
+
+A card none of this names whose index ranks the spade and the club of one rank
+first and second, too close to tell (the other cards ``min_margin`` behind), and
+whose whole face shows (face score ``rank_face_score``), is named from its suit
+symbols compared one by one (``scanner.identify_suit``): the spade when their
+lead reaches ``spade_lead``, the club when it is ``club_lead`` or less.
+
+A card none of this names is read once more with the index (centre, corner)
+searched ``wide_search_px`` far at the sizes ``wide_template_scales`` (a
+finder's quad a few pixels off puts the index beyond ``search_px``), by the
+index rules alone (the face was heard already), when a first reading's best
+card scored ``wide_min_score`` or more (a cut-out of no card scores less); that
+answer counts only when its card was among the ``wide_among`` best of a first
+reading (the wider search may reach into a neighbouring card's corner).
+Otherwise the answer is ``None`` (not identified) with the best candidate still
+reported.  The thresholds were set on scenes rendered under other seeds than
+the committed fixtures (see ``benchmarks.identify_holdout`` and
+``benchmarks.identify_misses``).
 """
 
 from __future__ import annotations
@@ -48,12 +73,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from scanner.identify_face import read_face
+from scanner.identify_face import FaceReading, read_face
 from scanner.identify_index import IndexReading, agree, read_index
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
+from scanner.identify_suit import symbol_lead
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
-from scorer.cards import Card, DeckKind
+from scorer.cards import Card, DeckKind, StdCard, Suit
 
 
 class IdentifyInputError(ValueError):
@@ -123,7 +149,156 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     """
     image = check_card_image(card_image)
     p = params if params is not None else IdentifyParams()
+    faces: list[FaceReading] = []
+    readings: list[IndexReading] = []
+    answer = _decide(image, templates, p, faces, readings)
+    if answer.card is None and p.club_lead < p.spade_lead:
+        answer = _spade_or_club(image, templates, p, answer, readings[0], faces)
+    first_best = max(float(reading.scores.max()) for reading in readings)
+    if answer.card is None and p.wide_search_px > p.search_px and first_best >= p.wide_min_score:
+        # the index alone decides: the whole face was heard in the first pass already
+        wide = replace(
+            p,
+            search_px=p.wide_search_px,
+            template_scales=p.wide_template_scales,
+            face_weight=0.0,
+            agree_face_score=2.0,
+        )
+        second = _decide(image, templates, wide, faces, [])
+        if second.card is not None and any(
+            _among_best(reading, second.card, p.wide_among) for reading in readings
+        ):
+            return second
+    return answer
+
+
+def _rank_by_face(
+    reading: IndexReading, face: FaceReading, p: IdentifyParams
+) -> tuple[int, int | None] | None:
+    """Rank from the whole face, suit from the index: the best and second card of ``reading``
+    (indices) when the face's best rank leads every other rank by ``rank_face_margin`` (its pips'
+    count and layout) and, among the cards of that rank, the index ranks one first by
+    ``min_margin`` (by ``rank_face_twin_margin`` over the other suit of its colour) at
+    ``agree_min_score`` or more (the suit), with the face's score of that card at
+    ``rank_face_score`` and ``agree_face_score``; ``None`` otherwise (and for cards without a rank)."""
+    ranks = [card.rank if isinstance(card, StdCard) else None for card in reading.order]
+    if None in ranks or face.order != reading.order:
+        return None
+    by_rank: dict[int | None, float] = {}
+    for rank, score in zip(ranks, face.scores, strict=True):
+        by_rank[rank] = max(by_rank.get(rank, -2.0), float(score))
+    ordered = sorted(by_rank.items(), key=lambda item: -item[1])
+    if len(ordered) > 1 and ordered[0][1] - ordered[1][1] < p.rank_face_margin:
+        return None
+    same = np.flatnonzero(np.array([rank == ordered[0][0] for rank in ranks]))
+    within = same[np.argsort(-reading.scores[same])]
+    best = int(within[0])
+    runner = int(within[1]) if len(within) > 1 else None
+    lead = float(reading.scores[best]) - (
+        max(float(reading.scores[runner]), 0.0) if runner is not None else 0.0
+    )
+    card = reading.order[best]
+    # the other suit of the card's colour (spades and clubs, hearts and diamonds) looks alike
+    twins = [int(i) for i in within[1:] if _suit_colour(reading.order[int(i)]) == _suit_colour(card)]
+    twin_lead = float(reading.scores[best]) - max((float(reading.scores[i]) for i in twins), default=-2.0)
+    # the index's own rank reading must not clearly name another rank
+    other_ranks = np.array([rank != ordered[0][0] for rank in ranks])
+    rank_gap = (
+        float(reading.parts[other_ranks, 0].max()) - float(reading.parts[best, 0])
+        if other_ranks.any()
+        else 0.0
+    )
+    if (
+        lead < p.min_margin
+        or rank_gap > p.rank_face_index_slack
+        or float(reading.parts[best, 0]) < p.rank_face_min_rank_part
+        or twin_lead < p.rank_face_twin_margin
+        or float(reading.scores[best]) < p.agree_min_score
+        or float(face.scores[best]) < max(p.rank_face_score, p.agree_face_score)
+    ):
+        return None
+    others = np.delete(reading.scores, [best])
+    return best, int(np.flatnonzero(reading.scores == others.max())[0]) if others.size else None
+
+
+def _suit_colour(card: Card) -> bool | None:
+    """True for a red suit, False for a black one, ``None`` for a card without a suit."""
+    return card.suit.is_red if isinstance(card, StdCard) else None
+
+
+def _spade_or_club(
+    image: Image,
+    templates: Templates,
+    p: IdentifyParams,
+    answer: Identification,
+    reading: IndexReading,
+    faces: list[FaceReading],
+) -> Identification:
+    """``answer`` with the card named when the index ranks the spade and the club of one rank
+    first and second, too close to tell, and the whole face's suit symbols tell them apart
+    (``scanner.identify_suit``); ``answer`` unchanged otherwise."""
+    best, second = _top_two(reading.scores)
+    if second is None:
+        return answer
+    pair = {reading.order[best], reading.order[second]}
+    spades = [c for c in pair if isinstance(c, StdCard) and c.suit is Suit.SPADES]
+    clubs = [c for c in pair if isinstance(c, StdCard) and c.suit is Suit.CLUBS]
+    if not (spades and clubs and spades[0].rank == clubs[0].rank and in_deck(spades[0], templates.deck)):
+        return answer
+    rest = np.delete(reading.scores, [best, second])
+    score = float(reading.scores[best])
+    least_part = min(float(v) for i in (best, second) for v in reading.parts[i])
+    if (
+        score < p.agree_min_score
+        or (rest.size and float(reading.scores[second]) - max(float(rest.max()), 0.0) < p.min_margin)
+        or least_part < p.face_min_part_score
+    ):
+        return answer
+    if not faces:
+        faces.append(read_face(image, templates, p))
+    if float(faces[0].scores[best]) < max(p.rank_face_score, p.agree_face_score):
+        return answer
+    found = symbol_lead(image, spades[0], clubs[0], templates, p)
+    if found is None or found[1] < p.suit_fit:
+        return answer
+    lead = found[0]
+    card = spades[0] if lead >= p.spade_lead else clubs[0] if lead <= p.club_lead else None
+    if card is None:
+        return answer
+    named = reading.order.index(card)
+    other = second if named == best else best
+    return Identification(
+        card=card,
+        confidence=float(np.clip(reading.scores[named], 0.0, 1.0)),
+        runner_up=reading.order[other],
+        runner_up_confidence=float(np.clip(reading.scores[other], 0.0, 1.0)),
+        candidate=card,
+        turned=bool(reading.turn_lead[named] > p.min_margin),
+        part_scores=tuple(float(v) for v in reading.parts[named]),
+        face_score=float(faces[0].scores[named]),
+    )
+
+
+def _among_best(reading: IndexReading, card: Card, count: int) -> bool:
+    """Whether ``card`` is one of the ``count`` best cards of ``reading``."""
+    if card not in reading.order:
+        return False
+    score = reading.scores[reading.order.index(card)]
+    return int(np.count_nonzero(reading.scores > score)) < count
+
+
+def _decide(
+    image: Image,
+    templates: Templates,
+    p: IdentifyParams,
+    faces: list[FaceReading],
+    readings: list[IndexReading],
+) -> Identification:
+    """The rules of the module docstring with the index searched as ``p`` says; ``faces`` holds
+    the whole-face reading once it has been made (it does not depend on the index search), and
+    every index reading made is appended to ``readings``."""
     reading = read_index(image, templates, p)
+    readings.append(reading)
     index_scores = reading.scores
     best, second = _top_two(index_scores)
     best_score = float(index_scores[best])
@@ -134,7 +309,9 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
         clear = agree(reading, best, p)
     accepted = best_score >= p.min_score and clear and min(part_scores) >= p.min_part_score
     by_face = False
-    face = None if accepted else read_face(image, templates, p)
+    if not accepted and not faces:
+        faces.append(read_face(image, templates, p))
+    face = None if accepted else faces[0]
     if face is not None:
         # the whole face and the index agree on a card the face shows well
         face_best, face_second = _top_two(face.scores)
@@ -161,10 +338,22 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     candidate = reading.order[best]
     least_part = p.face_min_part_score if by_face else p.min_part_score
     accepted = accepted and in_deck(candidate, templates.deck) and min(part_scores) >= least_part
+    if face is not None and not accepted and p.rank_face_margin <= 1.0:
+        joint = _rank_by_face(reading, face, p)
+        # with the rank read from the face, only the index's suit part must reach the floor
+        if joint is not None and float(reading.parts[joint[0]][-1]) >= p.face_min_part_score:
+            by_face = True
+            best, second = joint
+            best_score = float(index_scores[best])
+            second_score = float(index_scores[second]) if second is not None else 0.0
+            part_scores = tuple(float(v) for v in reading.parts[best])
+            candidate = reading.order[best]
+            accepted = in_deck(candidate, templates.deck)
     from_corner = False
     if accepted and templates.deck is DeckKind.OCTOPLUS:
         # the corner index, when it clearly shows another card, overrules the centre
         corner = read_index(image, templates, p, corner=True)
+        readings.append(corner)
         c_best, c_second = _top_two(corner.scores)
         agree_rule = replace(p, min_margin=p.corner_agree_margin)
         if corner.order[c_best] != candidate and _index_names(
@@ -174,6 +363,7 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     elif templates.deck is DeckKind.OCTOPLUS:
         # a covered Octoplus card may still show a corner index (label above mark)
         corner = read_index(image, templates, p, corner=True)
+        readings.append(corner)
         c_best, c_second = _top_two(corner.scores)
         # named by the corner alone, or by the corner and the centre (``reading``) agreeing
         agreeing = reading.order[_top_two(reading.scores)[0]] == corner.order[c_best] and _index_names(

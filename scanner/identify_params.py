@@ -153,6 +153,48 @@ class IdentifyParams:
     index that passes these two for another card than the centre names leaves the card
     unnamed."""
 
+    rank_face_margin: float = 0.05
+    """A standard card none of the rules above names is named when the whole face's best rank
+    leads every other rank by this much (the face's pips show the rank, not always the suit)
+    and the index ranks that rank's card first among the suits by ``min_margin`` (the index
+    shows the suit) at ``agree_min_score``, its suit part at ``face_min_part_score`` (above 1:
+    off)..."""
+    rank_face_index_slack: float = 0.1
+    """...the index's rank part of that card is at most this much below its best rank part of
+    another rank (the index does not clearly read another rank)..."""
+    rank_face_min_rank_part: float = 0.3
+    """...and reaches this (a rank the templates lack reads as no rank at all)..."""
+    rank_face_score: float = 0.6
+    """...its whole-face score reaches this (the whole face shows, so all its pips count)..."""
+    rank_face_twin_margin: float = 0.05
+    """...and its index score leads the other suit of its colour (spades and clubs, hearts and
+    diamonds: alike when small and blurred) by this much."""
+    suit_blur: float = 1.0
+    """Gaussian blur (canonical pixels) of the two template faces in the spade-or-club check
+    (``scanner.identify_suit``), which compares a whole card's suit symbols one by one..."""
+    suit_search_px: int = 6
+    """...each within this many canonical pixels of its place..."""
+    suit_fit: float = 0.85
+    """...where the symbols must match one of the two this well on average (the whole face shows)..."""
+    spade_lead: float = 0.025
+    """...and names the spade when its symbols lead the club's by this much or more..."""
+    club_lead: float = 0.0
+    """...and the club when the spade's lead is this much or less: blurred clubs lean towards
+    spades, so the club's threshold is lower (at or above ``spade_lead``: the check is off)."""
+    wide_search_px: int = 14
+    """A card no rule names is read once more with the index (centre) searched this far
+    (canonical pixels, each direction): a finder's quad a little off, as a rebuilt covered
+    card's often is, puts the index beyond ``search_px`` (0 or at most ``search_px``: off)..."""
+    wide_template_scales: tuple[float, ...] = (0.9, 1.0, 1.1)
+    """...and its templates tried at these sizes; the same rules then decide..."""
+    wide_min_score: float = 0.45
+    """...when a first reading's best card (the centre's or a corner index's) scored this much
+    or more: a cut-out of no card scores less, and is not read twice..."""
+    wide_among: int = 3
+    """...and the card it names must have been among this many best cards of a reading at
+    ``search_px`` (the centre's or the corner index's): where the wider search reaches into a
+    neighbouring card's corner, it names a card the first readings did not rank near the top."""
+
     def __post_init__(self) -> None:
         self.validate()
 
@@ -167,6 +209,19 @@ class IdentifyParams:
             "index_scale": (0.05, 1.0),
             "centre_scale": (0.05, 1.0),
             "search_px": (0, 40),
+            "wide_search_px": (0, 40),
+            "suit_blur": (0.0, 10.0),
+            "suit_search_px": (0, 20),
+            "suit_fit": (-1.0, 2.0),
+            "spade_lead": (-1.0, 1.0),
+            "club_lead": (-1.0, 1.0),
+            "rank_face_margin": (0.0, 2.0),
+            "rank_face_score": (-1.0, 2.0),
+            "rank_face_min_rank_part": (-1.0, 2.0),
+            "rank_face_index_slack": (0.0, 2.0),
+            "rank_face_twin_margin": (0.0, 2.0),
+            "wide_among": (1, 1000),
+            "wide_min_score": (-1.0, 2.0),
             "coarse_ratio": (0.1, 1.0),
             "refine_px": (0, 20),
             "shortlist": (0, 1000),
@@ -198,14 +253,14 @@ class IdentifyParams:
         }
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "template_scales":
+            if f.name in ("template_scales", "wide_template_scales"):
                 if (
                     not isinstance(value, tuple)
                     or not value
                     or not all(isinstance(v, int | float) and 0.5 <= v <= 2.0 for v in value)
                 ):
                     raise ValueError(
-                        f"IdentifyParams.template_scales must be a non-empty tuple of sizes in [0.5, 2.0], "
+                        f"IdentifyParams.{f.name} must be a non-empty tuple of sizes in [0.5, 2.0], "
                         f"got {value!r}"
                     )
                 continue
@@ -230,7 +285,7 @@ class IdentifyParams:
             low, high = checks[f.name]
             if not low <= value <= high:
                 raise ValueError(f"IdentifyParams.{f.name} must be in [{low}, {high}], got {value!r}")
-        for name in ("search_px", "refine_px", "shortlist"):
+        for name in ("search_px", "wide_search_px", "wide_among", "suit_search_px", "refine_px", "shortlist"):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"IdentifyParams.{name} must be an integer, got {getattr(self, name)!r}")
         for name, scale in (
