@@ -66,7 +66,7 @@ def test_every_recorded_folder_has_a_frame_per_timestamp_and_truth() -> None:
 
 def test_recorded_games_stay_small() -> None:
     total = sum(p.stat().st_size for p in GAMES.rglob("*") if p.is_file())
-    assert total < 2_600_000
+    assert total < 1_650_000
 
 
 # --- the command ---------------------------------------------------------------------------------------
