@@ -79,7 +79,8 @@ from quality 30 to 62; 40 keeps them small)."""
 OCTOPLUS_QUALITY = 62
 """The Octoplus round (read by its big centre numerals and by what changed on the pile): the
 revealed hands lie near the frame's edges, and from quality 58 down the scanner misses one of them."""
-DEMO_QUALITY = 55
+DEMO_QUALITY = 50
+"""The page's demo: through the real scanner it replays right from quality 45 to 70."""
 JPEG_OPTIONS = (cv2.IMWRITE_JPEG_OPTIMIZE, 1)
 """Optimised Huffman tables: the same pixels as a plain JPEG in about a fifth fewer bytes."""
 STILL = 4
@@ -417,30 +418,67 @@ DEMO = ROOT / "webui" / "data" / "demo"
 """Where the demo goes: ``scanner.sources.DEFAULT_DEMO_DIR``, played when no camera is found."""
 
 
+DEMO_TURNS: tuple[tuple[int, tuple[str, ...], float], ...] = (
+    (1, ("2", "1"), 3.8),
+    (2, ("4",), 4.0),
+    (3, ("+2",), 3.5),
+    (1, ("1",), 4.2),
+    (2, ("2", "3"), 3.8),
+    (3, ("-2",), 4.5),
+    (1, ("5", "4"), 4.0),
+    (2, ("P",), 3.5),
+    (3, ("1", "2"), 4.0),
+    (1, ("3", "-2", "1"), 3.6),
+)
+"""The demo's turns after the turn-up 3: the seat, the cards it lays in order, and the seconds the
+table then rests (a +2 or a Pass ends the turn at once, other turns end by the idle time of 3 s).
+No turn makes exactly 8 (a give would wait for a person), no card lands near one of the same face
+and seat 1 lays its eighth card last."""
+DEMO_HANDS: dict[int, tuple[tuple[str, Point], ...]] = {
+    2: (("7", (75.0, 80.0)), ("6", (160.0, 80.0)), ("3", (75.0, 200.0)), ("2", (160.0, 200.0))),
+    3: (("7", (565.0, 80.0)), ("6", (480.0, 80.0)), ("4", (565.0, 200.0)), ("5", (480.0, 200.0))),
+}
+"""The hands left when seat 1 is out, laid face up in their seats' zones (seat 2 left, seat 3 right),
+away from the pile and the frame's edges: seat 2's 18 is void, seat 3 scores 22."""
+
+
 def demo() -> tuple[Recorder, Game, list[Event]]:
-    """A short stretch of Octoplus at a human pace, legal for any number of players and needing nobody:
-    turn-up 3, a 2 (idle end), a +2, a 1 answering it, a Pass, a -2 (idle end), then the table is cleared."""
+    """A whole short round of Octoplus for three at a human pace, needing nobody: turn-up 3; turns of
+    one to three cards; a +2 answered by a number; a -2; a Pass; seat 1 lays its last cards and is
+    out; seats 2 and 3 show their hands (seat 2's 18 is void); the table is cleared."""
     rec = Recorder("demo", 3, _scene(TableKind.GREY, 61), np.random.default_rng(61))
     layout = np.random.default_rng(8)
     game = Game.new(rules_for("octoplus"), 3)
-    rec.still("empty table")
-    plays: list[tuple[int, str, Event | None, float]] = [
-        (1, "3", TurnUp(OctoCard.number(3)), 1.0),
-        (1, "2", None, 3.6),
-        (2, "+2", None, 1.2),
-        (3, "1", None, 3.6),
-        (1, "P", None, 1.2),
-        (2, "-2", None, 3.6),
-    ]
-    for seat, text, event, pause in plays:
+
+    def lay(seat: int, text: str) -> None:
         centre = (320.0 + layout.uniform(-14, 14), 180.0 + layout.uniform(-10, 10))
         card = PlacedCard(OctoCard.parse(text), centre, float(layout.uniform(-25, 25)), "pile", seat)
         rec.lay(seat, card, f"seat {seat} lays {text} on the pile")
-        game.apply(_scanned(event if event is not None else Play(seat, _octo(text))))
-        rec.wait(pause, "the table rests")
-    rec.cards.clear()
-    rec.hands([(1, (320.0, 180.0))], "the table is cleared")
+
     rec.still("empty table")
+    rec.wait(2.0, "seat 1 shuffles and deals")
+    lay(1, "3")
+    game.apply(_scanned(TurnUp(OctoCard.number(3))))
+    rec.wait(2.5, "the players sort their hands")
+    for seat, texts, pause in DEMO_TURNS:
+        for text in texts:
+            lay(seat, text)
+        game.apply(_scanned(Play(seat, _octo(*texts))))
+        single = texts[-1] in ("+2", "P")
+        rec.wait(pause, "the next seat thinks" if single else f"seat {seat} is done: the idle time ends it")
+    for seat, cards in DEMO_HANDS.items():
+        for text, (x, y) in cards:
+            angle = float(layout.uniform(-6, 6))
+            rec.cards.append(PlacedCard(OctoCard.parse(text), (x, y), angle, "hand", seat))
+    rec.hands([(2, (120.0, 140.0)), (3, (520.0, 140.0))], "seats 2 and 3 lay their hands face up")
+    rec.still("hands shown")
+    for seat, cards in DEMO_HANDS.items():
+        game.apply(_scanned(Reveal(seat, _octo(*(text for text, _ in cards)))))
+    rec.wait(6.0, "everyone reads the score")
+    rec.cards.clear()
+    rec.hands([(1, (320.0, 180.0)), (2, (120.0, 140.0))], "the table is cleared")
+    rec.still("empty table")
+    rec.wait(3.0, "the table rests")
     return rec, game, []
 
 
