@@ -77,8 +77,9 @@ JPEG_QUALITY = 40
 """JPEG quality of the folders that must yield no event (through the real scanner they stay quiet
 from quality 30 to 62; 40 keeps them small)."""
 OCTOPLUS_QUALITY = 62
-"""The Octoplus round (read by its big centre numerals and by what changed on the pile): the
-revealed hands lie near the frame's edges, and from quality 58 down the scanner misses one of them."""
+"""The Octoplus round (read by its big centre numerals and by what changed on the pile). The real
+scanner replays it right at 62 but not at 52, 55, 58, 66 or 70: it misses a card of seat 3's revealed
+hand near the frame's edge, or one card of a play. A change of quality needs that replay rerun."""
 DEMO_QUALITY = 50
 """The page's demo: through the real scanner it replays right from quality 45 to 70."""
 JPEG_OPTIONS = (cv2.IMWRITE_JPEG_OPTIMIZE, 1)
