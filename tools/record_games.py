@@ -160,9 +160,10 @@ class Recorder:
         self.still(note, blurred_first=blurred)
 
     def write(self, folder: Path, game: Game, people: Sequence[Event]) -> None:
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.iterdir():  # what an earlier run wrote; a README.md stays
+            if old.name != "README.md":
+                shutil.rmtree(old) if old.is_dir() else old.unlink()
         calibration = Calibration(
             camera=CameraSettings(self.base.width, self.base.height),
             table=TableSettings(card_size_px=(round(self.base.card_px * CARD_ASPECT, 2), self.base.card_px)),
