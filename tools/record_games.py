@@ -500,16 +500,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--demo", type=Path, default=DEMO, help=f"where the page's demo goes (default {DEMO})"
     )
     parser.add_argument("--only", choices=[*sorted(GAMES), "demo"], help="render one folder only")
+    parser.add_argument(
+        "--quality",
+        type=int,
+        choices=range(1, 101),
+        metavar="1..100",
+        help="JPEG quality of every folder instead of its own (to try one; commit the defaults)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     for name, make in GAMES.items():
         if args.only and name != args.only:
             continue
         rec, game, people = make()
+        rec.quality = args.quality or rec.quality
         rec.write(args.out / name, game, people)
     if args.only in (None, "demo"):
         rec, game, people = demo()
-        rec.quality = DEMO_QUALITY
+        rec.quality = args.quality or DEMO_QUALITY
         rec.write(args.demo, game, people)
     total = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
     log.info("all recorded games (demo not included): %.2f MB", total / 1e6)
