@@ -60,8 +60,8 @@ JPEG_QUALITY = 50
 """Table and seat frames: the play area, the card size and the seats are found as well as at 80."""
 EVAL_QUALITY = 72
 CAPTURE_QUALITY = 50
-"""Evaluation and capture frames: with captures at 40 or evaluation frames at 62, templates learned
-from the captures ranked the right evaluation card first less often and named one wrongly."""
+"""Evaluation and capture frames: with captures at 45, or at 40 with evaluation frames at 62, templates
+learned from the captures named an evaluation card wrongly (``benchmarks.calibration``)."""
 JPEG_OPTIONS = (cv2.IMWRITE_JPEG_OPTIMIZE, 1)
 """Optimised Huffman tables: the same pixels in fewer bytes."""
 

@@ -28,7 +28,8 @@ Folders: ``octoplus-3p-round`` (a whole round for three players with a +2 chain,
 a -2, a Pass, two gives and shown hands), ``oktris-4p-deal`` (a whole deal for
 four players with an all-red trick and a late player), and three folders that
 must yield no event: ``idle-table``, ``hands-waving`` and ``card-nudged``.
-It also writes the web page's built-in demo, ``webui/data/demo/`` (same format).
+It also writes the web page's built-in demo, ``webui/data/demo/`` (same format): a whole short
+Octoplus round for three, about a minute of play, that needs no person.
 """
 
 from __future__ import annotations
