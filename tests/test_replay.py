@@ -16,6 +16,7 @@ from recorded_games import GAMES, PLAYED, QUIET, expected, normalised
 
 from scanner.sources import SourceError
 from scorer.errors import NotationError
+from scorer.events import Reveal
 from scorer.notation import parse_log
 from webui.cli import main
 from webui.commands.replay import ReplayRun, TruthDetector, read_people, replay_folder
@@ -52,7 +53,18 @@ def test_the_pages_demo_replays_to_its_expected_log() -> None:
     truth = TruthDetector(DEFAULT_DEMO_DIR)
     run = replay_folder(DEFAULT_DEMO_DIR, "octoplus", 3, detect=truth, on_frame=truth.at)
     assert run.flagged == []
-    assert list(run.game.events) == list(game.events)
+    assert normalised(list(run.game.events)) == normalised(list(game.events))
+
+
+def test_the_pages_demo_is_a_whole_round_of_a_minute_or_more_and_stays_small() -> None:
+    from scanner.sources import DEFAULT_DEMO_DIR
+
+    game = parse_log((DEFAULT_DEMO_DIR / "expected.log").read_text(encoding="utf-8"))
+    stamps = [float(s) for s in (DEFAULT_DEMO_DIR / "timestamps.txt").read_text().split()]
+    assert len(game.score_sheet().rounds) == 1  # the round was played out and scored
+    assert sum(isinstance(e, Reveal) for e in game.events) == len(game.players) - 1
+    assert stamps[-1] - stamps[0] >= 60.0
+    assert sum(p.stat().st_size for p in DEFAULT_DEMO_DIR.iterdir() if p.is_file()) < 800_000
 
 
 def test_every_recorded_folder_has_a_frame_per_timestamp_and_truth() -> None:
@@ -66,7 +78,7 @@ def test_every_recorded_folder_has_a_frame_per_timestamp_and_truth() -> None:
 
 def test_recorded_games_stay_small() -> None:
     total = sum(p.stat().st_size for p in GAMES.rglob("*") if p.is_file())
-    assert total < 2_600_000
+    assert total < 1_650_000
 
 
 # --- the command ---------------------------------------------------------------------------------------

@@ -56,8 +56,14 @@ PAIRS = (
 )
 TILTS = ((0.0, 0.0), (8.0, 30.0), (15.0, 90.0), (12.0, 200.0), (5.0, 300.0), (10.0, 150.0))
 SEAT_COUNTS = (2, 3, 4, 5, 6, 8)
-JPEG_QUALITY = 80
-CAPTURE_QUALITY = 72
+JPEG_QUALITY = 50
+"""Table and seat frames: the play area, the card size and the seats are found as well as at 80."""
+EVAL_QUALITY = 72
+CAPTURE_QUALITY = 50
+"""Evaluation and capture frames: with captures at 45, or at 40 with evaluation frames at 62, templates
+learned from the captures named an evaluation card wrongly (``benchmarks.calibration``)."""
+JPEG_OPTIONS = (cv2.IMWRITE_JPEG_OPTIMIZE, 1)
+"""Optimised Huffman tables: the same pixels in fewer bytes."""
 
 
 def _lighting(rng: np.random.Generator) -> Lighting:
@@ -117,7 +123,7 @@ def _sides(corners: tuple[tuple[float, float], ...]) -> list[float]:
 
 def _write(path: Path, image: np.ndarray, quality: int = JPEG_QUALITY) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+    if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality, *JPEG_OPTIONS]):
         raise OSError(f"cannot write {path}")
 
 
@@ -232,7 +238,7 @@ def make_evaluation(out: Path, rng: np.random.Generator, deck: tuple[Any, ...]) 
             tuple(placed), PAIRS[(number + 1) % len(PAIRS)], _camera(number), rng, 400 + number, SIZE, card_px
         )
         name = f"eval-{number:02d}.jpg"
-        _write(out / name, image)
+        _write(out / name, image, EVAL_QUALITY)
         records.append(
             {
                 "image": name,
