@@ -59,9 +59,10 @@ SEAT_COUNTS = (2, 3, 4, 5, 6, 8)
 JPEG_QUALITY = 50
 """Table and seat frames: the play area, the card size and the seats are found as well as at 80."""
 EVAL_QUALITY = 72
-CAPTURE_QUALITY = 50
+CAPTURE_QUALITY = 62
 """Evaluation and capture frames: with captures at 45, or at 40 with evaluation frames at 62, templates
-learned from the captures named an evaluation card wrongly (``benchmarks.calibration``)."""
+learned from the captures named an evaluation card wrongly (``benchmarks.calibration``); with captures
+at 50, templates learned from them left one of the 32 evaluation cards unnamed."""
 JPEG_OPTIONS = (cv2.IMWRITE_JPEG_OPTIMIZE, 1)
 """Optimised Huffman tables: the same pixels in fewer bytes."""
 
