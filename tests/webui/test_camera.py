@@ -271,6 +271,6 @@ def test_with_confirm_readings_the_camera_flags_every_reading_and_applies_none(t
     assert "confirm the camera's reading" in reasons
     # The hands revealed at the end of the demo's round cannot be legal in a game where nothing was
     # applied: the rules flag them, saying why.
-    assert all(r == "confirm the camera's reading" or "reveals" in r for r in reasons)
+    assert all(r == "confirm the camera's reading" or "hands are revealed" in r for r in reasons)
     assert flagged[0]["candidates"]  # what the camera read, offered as a button
     service.store.close()
