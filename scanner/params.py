@@ -285,11 +285,107 @@ class FindParams:
 
 
 @dataclass(frozen=True)
+class CoveredParams:
+    """Parameters of reading covered cards from their corner index (``scanner.scan_covered``).
+
+    Attributes:
+        enabled: read covered cards from their corners at all.
+        patch: the part of the card (fraction of each side, from the corner) cut out around a
+            corner and read; it holds the index and its search margin.
+        index_on_card: the corner's index box lies on card pixels by at least this fraction.
+        max_reads: at most this many corners are read per frame (the time per frame stays bounded).
+        min_score: a corner names a card when its index score reaches this...
+        min_margin: ...leads the next card by this much...
+        min_part_score: ...and each part of a standard card's index (rank, suit) reaches this...
+        octo_min_part_score: ...or each part of an Octoplus index (label, mark) reaches this.
+        size_steps: relative steps around the frame's card size tried when a corner's card is
+            laid out; the size whose outline shows best along its far sides is kept.
+        size_spread: with no card identified in the frame, the largest card found is tried
+            too when it is this much larger than the median one (a frame printed on a face is
+            a smaller card-shaped outline).
+        same_card: two readings (or a reading and a detection) whose quads overlap by at least
+            this intersection over union are the same card.
+        same_place: two readings of different cards whose index corners are closer than this
+            fraction of the card's short side read one place: only the better is kept.
+        duplicate_point: two corners closer than this (work pixels) with arms within
+            ``duplicate_angle`` degrees are one corner.
+        duplicate_angle: see ``duplicate_point``.
+        line_votes, line_length, line_gap: straight edges of card sides are found by a
+            probabilistic Hough transform of the work image's edges with this many votes, at
+            least this long (work pixels) and bridging gaps this long.
+        line_angle: two straight edges meet at a card corner when they are within this many
+            degrees of a right angle...
+        line_join: ...and their lines cross within this many work pixels of an end of each.
+    """
+
+    enabled: bool = True
+    patch: float = 0.5
+    index_on_card: float = 0.8
+    max_reads: int = 48
+    min_score: float = 0.6
+    min_margin: float = 0.02
+    min_part_score: float = 0.65
+    octo_min_part_score: float = 0.7
+    size_steps: tuple[float, ...] = (-0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15)
+    size_spread: float = 0.15
+    same_card: float = 0.6
+    same_place: float = 0.25
+    duplicate_point: float = 3.0
+    duplicate_angle: float = 10.0
+    line_votes: int = 12
+    line_length: float = 12.0
+    line_gap: float = 2.0
+    line_angle: float = 12.0
+    line_join: float = 4.0
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Check every field.
+
+        Raises:
+            ValueError: a field is out of range; the message names the field and its value.
+        """
+        if not isinstance(self.enabled, bool):
+            raise ValueError(f"covered.enabled must be a bool, got {self.enabled!r}")
+        if not isinstance(self.max_reads, int) or isinstance(self.max_reads, bool):
+            raise ValueError(f"covered.max_reads must be an int, got {self.max_reads!r}")
+        _check("covered.patch", self.patch, 0.3, 1.0)
+        _check("covered.index_on_card", self.index_on_card, 0.0, 1.0)
+        _check("covered.max_reads", self.max_reads, 0, 1000)
+        _check("covered.min_score", self.min_score, -1.0, 1.0)
+        _check("covered.min_margin", self.min_margin, 0.0, 2.0)
+        _check("covered.min_part_score", self.min_part_score, -1.0, 1.0)
+        _check("covered.octo_min_part_score", self.octo_min_part_score, -1.0, 1.0)
+        if not isinstance(self.size_steps, tuple) or not 1 <= len(self.size_steps) <= 16:
+            raise ValueError(
+                f"covered.size_steps must be a tuple of 1 to 16 numbers, got {self.size_steps!r}"
+            )
+        for step in self.size_steps:
+            _check("covered.size_steps[]", step, -0.5, 0.5)
+        _check("covered.size_spread", self.size_spread, 0.0, 10.0)
+        _check("covered.same_card", self.same_card, 0.0, 1.0)
+        _check("covered.same_place", self.same_place, 0.0, 2.0)
+        _check("covered.duplicate_point", self.duplicate_point, 0.0, 100.0)
+        _check("covered.duplicate_angle", self.duplicate_angle, 0.0, 90.0)
+        if not isinstance(self.line_votes, int) or isinstance(self.line_votes, bool):
+            raise ValueError(f"covered.line_votes must be an int, got {self.line_votes!r}")
+        _check("covered.line_votes", self.line_votes, 1, 10000)
+        _check("covered.line_length", self.line_length, 1.0, 10000.0)
+        _check("covered.line_gap", self.line_gap, 0.0, 100.0)
+        _check("covered.line_angle", self.line_angle, 0.0, 45.0)
+        _check("covered.line_join", self.line_join, 0.0, 100.0)
+
+
+@dataclass(frozen=True)
 class ScannerParams:
-    """All parameters of the scanner: ``find`` (locating cards) and ``identify`` (reading them)."""
+    """All parameters of the scanner: ``find`` (locating cards), ``identify`` (reading them) and
+    ``covered`` (reading covered cards from their corners)."""
 
     find: FindParams = field(default_factory=FindParams)
     identify: IdentifyParams = field(default_factory=IdentifyParams)
+    covered: CoveredParams = field(default_factory=CoveredParams)
 
     def __post_init__(self) -> None:
         self.validate()

@@ -18,8 +18,10 @@ import cv2
 import numpy as np
 
 from scanner.find import FoundCard, find_cards, warp_card
+from scanner.find_work import make_work
 from scanner.identify import Identification, identify
 from scanner.params import ScannerParams
+from scanner.scan_covered import read_covered
 from scanner.templates import TemplateError, Templates
 from scanner.types import Detection, Image, Quad
 from scorer.cards import DeckKind
@@ -123,12 +125,16 @@ class Scanner:
         """
         frame = check_frame(image)
         start = time.perf_counter()
-        found = find_cards(frame, self.params.find)
+        work = make_work(frame, self.params.find)
+        found = find_cards(frame, self.params.find, work)
+        detections = [self._detect(frame, card) for card in found]
+        if self.templates is not None:
+            detections = read_covered(frame, work, detections, self.templates, self.params)
         if self.params.find.play_area is not None:
-            found = [card for card in found if _on_play_area(card.corners, self.params.find.play_area)]
-        detections = tuple(self._detect(frame, card) for card in found)
+            area = self.params.find.play_area
+            detections = [d for d in detections if _on_play_area(d.corners, area)]
         ms = (time.perf_counter() - start) * 1000.0
-        return ScanResult(detections=detections, ms=ms)
+        return ScanResult(detections=tuple(detections), ms=ms)
 
     def scan_or_empty(self, image: object) -> ScanResult:
         """Like ``scan`` but never raises: a bad frame, or a failure inside the
