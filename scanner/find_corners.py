@@ -28,6 +28,7 @@ from scanner.find_geometry import FloatArray
 from scanner.find_split import corners_of
 from scanner.find_work import Work
 from scanner.params import CoveredParams, FindParams
+from scanner.types import Image
 
 __all__ = ["CornerProposal", "card_quad", "corner_proposals"]
 
@@ -61,38 +62,48 @@ def card_quad(proposal: CornerProposal, short: float, aspect: float) -> FloatArr
     return np.array([p, p + across, p + across + down, p + down], dtype=np.float64)
 
 
-def corner_proposals(work: Work, find: FindParams, covered: CoveredParams) -> list[CornerProposal]:
-    """The right-handed corners of the outlines of the clusters of card pixels (``work.union``)
-    and of the visible parts of cards (``work.split``), near duplicates removed.
+def corner_proposals(
+    work: Work, find: FindParams, covered: CoveredParams, where: Image | None = None
+) -> list[CornerProposal]:
+    """The right-handed corners of the outlines of the visible parts of cards (``work.split``)
+    and of pairs of straight card edges, near duplicates removed.
 
-    Outlines smaller than ``find.min_part_area`` of the smallest card give none.
+    Outlines smaller than ``find.min_part_area`` of the smallest card give none.  With
+    ``where`` (a 0/255 mask at work scale) only outlines reaching into it and edges inside
+    it are looked at.
     """
     area = float(work.grey.shape[0] * work.grey.shape[1])
     least = find.min_part_area * find.min_card_area * area
     out: list[CornerProposal] = []
-    for binary in (work.union, work.split):
-        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for contour in contours:
-            if cv2.contourArea(contour) < least:
+    contours, _ = cv2.findContours(work.split, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for contour in contours:
+        if cv2.contourArea(contour) < least:
+            continue
+        if where is not None:
+            pts = contour.reshape(-1, 2)
+            if not where[pts[:, 1], pts[:, 0]].any():
                 continue
-            for c in corners_of(contour, find):
-                if _cross(c.arm1, c.arm2) > 0:
-                    proposal = _squared(c.point, c.arm1, c.arm2, c.length1, c.length2)
-                else:
-                    proposal = _squared(c.point, c.arm2, c.arm1, c.length2, c.length1)
-                if not _seen(proposal, out, covered):
-                    out.append(proposal)
-    for proposal in _segment_corners(work, covered):
+        for c in corners_of(contour, find):
+            if _cross(c.arm1, c.arm2) > 0:
+                proposal = _squared(c.point, c.arm1, c.arm2, c.length1, c.length2)
+            else:
+                proposal = _squared(c.point, c.arm2, c.arm1, c.length2, c.length1)
+            if not _seen(proposal, out, covered):
+                out.append(proposal)
+    for proposal in _segment_corners(work, covered, where):
         if not _seen(proposal, out, covered):
             out.append(proposal)
     return out
 
 
-def _segment_corners(work: Work, p: CoveredParams) -> list[CornerProposal]:
-    """Corners where two straight edges of the card pixels (``work.edges``) meet at a near right
-    angle, each ending there: a card's corner seen as the end of its two sides even where it
-    lies on another card (no corner of an outline there, only the thin edges of its sides)."""
+def _segment_corners(work: Work, p: CoveredParams, where: Image | None) -> list[CornerProposal]:
+    """Corners where two straight edges of the card pixels (``work.edges``, inside ``where`` if
+    given) meet at a near right angle, each ending there: a card's corner seen as the end of
+    its two sides even where it lies on another card (no corner of an outline there, only the
+    thin edges of its sides)."""
     edges = cv2.bitwise_and(work.edges, cv2.dilate(work.union, np.ones((3, 3), np.uint8)))
+    if where is not None:
+        edges = cv2.bitwise_and(edges, where)
     lines = cv2.HoughLinesP(
         edges, 1.0, math.pi / 180.0, p.line_votes, minLineLength=p.line_length, maxLineGap=p.line_gap
     )
@@ -112,23 +123,21 @@ def _segment_corners(work: Work, p: CoveredParams) -> list[CornerProposal]:
     diff = a[j] - a[i]
     t = (diff[:, 0] * d[j, 1] - diff[:, 1] * d[j, 0]) / det
     cross = a[i] + d[i] * t[:, None]
-    # the crossing lies at (or just past) an end of both segments
+    # the crossing lies at (or just past) an end of both segments, each running away from it
+    arms = []
+    ok = np.ones(len(i), bool)
+    for s in (i, j):
+        to_a = np.hypot(*(a[s] - cross).T)
+        to_b = np.hypot(*(b[s] - cross).T)
+        ok &= (np.minimum(to_a, to_b) <= p.line_join) & (np.maximum(to_a, to_b) >= length[s])
+        arms.append((np.where((to_a < to_b)[:, None], d[s], -d[s]), np.maximum(to_a, to_b)))
     out: list[CornerProposal] = []
-    for k in range(len(i)):
-        arms = []
-        for s in (i[k], j[k]):
-            to_a = float(np.hypot(*(a[s] - cross[k])))
-            to_b = float(np.hypot(*(b[s] - cross[k])))
-            if min(to_a, to_b) > p.line_join or max(to_a, to_b) < length[s]:
-                break
-            arms.append((d[s] if to_a < to_b else -d[s], max(to_a, to_b)))
-        if len(arms) < 2:
-            continue
-        (u, lu), (w, lw) = arms
-        if _cross(u, w) > 0:
-            out.append(_squared(cross[k], u, w, lu, lw))
+    (u, lu), (w, lw) = arms
+    for k in np.flatnonzero(ok):
+        if _cross(u[k], w[k]) > 0:
+            out.append(_squared(cross[k], u[k], w[k], float(lu[k]), float(lw[k])))
         else:
-            out.append(_squared(cross[k], w, u, lw, lu))
+            out.append(_squared(cross[k], w[k], u[k], float(lw[k]), float(lu[k])))
     return out
 
 

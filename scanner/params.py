@@ -292,12 +292,19 @@ class CoveredParams:
         enabled: read covered cards from their corners at all.
         patch: the part of the card (fraction of each side, from the corner) cut out around a
             corner and read; it holds the index and its search margin.
-        index_on_card: the corner's index box lies on card pixels by at least this fraction.
+        index_on_card: the corner's index box lies on card pixels by at least this fraction...
+        index_ink: ...and its darkest point is at least this much darker than its median
+            (lightness, 0..255, work image): it holds print.
+        min_open: corners are looked for only when the card pixels outside the cards identified
+            add up to this fraction of the smallest card's area...
+        open_margin: ...and only within this many work pixels of those card pixels.
         max_reads: at most this many corners are read per frame (the time per frame stays bounded).
         min_score: a corner names a card when its index score reaches this...
         min_margin: ...leads the next card by this much...
         min_part_score: ...and each part of a standard card's index (rank, suit) reaches this...
-        octo_min_part_score: ...or each part of an Octoplus index (label, mark) reaches this.
+        octo_min_part_score: ...or each part of an Octoplus index (label, mark) reaches this...
+        octo_min_margin: ...and an Octoplus index leads by this much (its labels differ in less
+            ink than a standard index: +2 and -2 by one stroke).
         size_steps: relative steps around the frame's card size tried when a corner's card is
             laid out; the size whose outline shows best along its far sides is kept.
         size_spread: with no card identified in the frame, the largest card found is tried
@@ -321,11 +328,15 @@ class CoveredParams:
     enabled: bool = True
     patch: float = 0.5
     index_on_card: float = 0.8
+    index_ink: float = 40.0
+    min_open: float = 0.1
+    open_margin: int = 3
     max_reads: int = 48
     min_score: float = 0.6
     min_margin: float = 0.02
     min_part_score: float = 0.65
     octo_min_part_score: float = 0.7
+    octo_min_margin: float = 0.04
     size_steps: tuple[float, ...] = (-0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15)
     size_spread: float = 0.15
     same_card: float = 0.6
@@ -353,11 +364,17 @@ class CoveredParams:
             raise ValueError(f"covered.max_reads must be an int, got {self.max_reads!r}")
         _check("covered.patch", self.patch, 0.3, 1.0)
         _check("covered.index_on_card", self.index_on_card, 0.0, 1.0)
+        _check("covered.index_ink", self.index_ink, 0.0, 255.0)
         _check("covered.max_reads", self.max_reads, 0, 1000)
+        _check("covered.min_open", self.min_open, 0.0, 10.0)
+        if not isinstance(self.open_margin, int) or isinstance(self.open_margin, bool):
+            raise ValueError(f"covered.open_margin must be an int, got {self.open_margin!r}")
+        _check("covered.open_margin", self.open_margin, 0, 100)
         _check("covered.min_score", self.min_score, -1.0, 1.0)
         _check("covered.min_margin", self.min_margin, 0.0, 2.0)
         _check("covered.min_part_score", self.min_part_score, -1.0, 1.0)
         _check("covered.octo_min_part_score", self.octo_min_part_score, -1.0, 1.0)
+        _check("covered.octo_min_margin", self.octo_min_margin, 0.0, 2.0)
         if not isinstance(self.size_steps, tuple) or not 1 <= len(self.size_steps) <= 16:
             raise ValueError(
                 f"covered.size_steps must be a tuple of 1 to 16 numbers, got {self.size_steps!r}"

@@ -55,6 +55,12 @@ _INDEX_GRID = np.stack(
 """Sample points of the index box away from the card's rounded corner, as fractions of the
 card's width and height."""
 
+_INK_GRID = np.stack(
+    np.meshgrid(np.linspace(INDEX_BOX[0], INDEX_BOX[2], 5), np.linspace(INDEX_BOX[1], INDEX_BOX[3], 9)),
+    axis=-1,
+).reshape(-1, 2)
+"""Sample points over the whole index box, where its print shows."""
+
 
 @dataclass(frozen=True)
 class CornerReading:
@@ -104,12 +110,13 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
     """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL).
 
     The card is named when the best card's score reaches ``covered.min_score``, leads the
-    next by ``covered.min_margin``, each part reaches the deck's part threshold and it is a
+    next by the deck's margin, each part reaches the deck's part threshold and it is a
     card of the deck.
     """
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
-    reading = read_index(corner_card_image(frame, quad, params), templates, params.identify, corner=octo)
+    image = corner_card_image(frame, quad, params)
+    reading = read_index(image, templates, params.identify, corner=octo, upright_only=True)
     order = np.argsort(-reading.scores)
     best = int(order[0])
     score = float(reading.scores[best])
@@ -119,7 +126,7 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
     candidate = reading.order[best]
     named = (
         score >= p.min_score
-        and margin >= p.min_margin
+        and margin >= (p.octo_min_margin if octo else p.min_margin)
         and least >= (p.octo_min_part_score if octo else p.min_part_score)
         and in_deck(candidate, templates.deck)
     )
@@ -164,10 +171,16 @@ def _filled(mask: Image) -> Image:
 
 
 def _worth_reading(
-    proposal: CornerProposal, short: float, cards: Image, named: list[FloatArray], params: ScannerParams
+    proposal: CornerProposal,
+    short: float,
+    work: Work,
+    cards: Image,
+    named: list[FloatArray],
+    params: ScannerParams,
 ) -> bool:
-    """Whether the index box of the card at ``proposal`` lies on card pixels (``cards``, work
-    scale), inside the image, and its centre outside every card already identified (work pixels)."""
+    """Whether the index box of the card at ``proposal`` lies inside the image, on card pixels
+    (``cards``, work scale), holds print (``index_ink``), and has its centre outside every card
+    already identified (work pixels)."""
     quad = card_quad(proposal, short, params.find.card_aspect)
     across, down = quad[1] - quad[0], quad[3] - quad[0]
     pts = quad[0] + _INDEX_GRID[:, :1] * across + _INDEX_GRID[:, 1:] * down
@@ -176,6 +189,13 @@ def _worth_reading(
     if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
         return False
     if float((cards[ys, xs] > 0).mean()) < params.covered.index_on_card:
+        return False
+    ink = quad[0] + _INK_GRID[:, :1] * across + _INK_GRID[:, 1:] * down
+    grey = work.grey[
+        np.clip(np.round(ink[:, 1]).astype(np.intp), 0, h - 1),
+        np.clip(np.round(ink[:, 0]).astype(np.intp), 0, w - 1),
+    ].astype(np.float64)
+    if float(np.median(grey) - grey.min()) < params.covered.index_ink:
         return False
     centre = pts.mean(axis=0)
     return not any(_inside(centre, q) for q in named)
@@ -227,13 +247,22 @@ def read_covered(
     if not shorts:
         return detections
     identified = [np.asarray(d.corners, np.float64) * work.scale for d in detections if d.card is not None]
-    proposals = corner_proposals(work, params.find, p)
     cards = _filled(work.union)
+    # only card pixels outside the cards identified can show another card's index
+    where = cards.copy()
+    for quad in identified:
+        cv2.fillConvexPoly(where, np.round(quad).astype(np.int32), 0)
+    smallest = params.find.min_card_area * float(cards.shape[0] * cards.shape[1])
+    if cv2.countNonZero(where) < p.min_open * smallest:
+        return detections
+    grow = 2 * p.open_margin + 1
+    near: Image = np.asarray(cv2.dilate(where, np.ones((grow, grow), np.uint8)), np.uint8)
+    proposals = corner_proposals(work, params.find, p, near)
     reads = 0
     named: list[_Named] = []
     for proposal in proposals:
         for short in shorts:
-            if reads >= p.max_reads or not _worth_reading(proposal, short, cards, identified, params):
+            if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, identified, params):
                 continue
             reads += 1
             quad = card_quad(proposal, short, params.find.card_aspect)
