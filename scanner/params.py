@@ -299,6 +299,8 @@ class CoveredParams:
             add up to this fraction of the smallest card's area...
         open_margin: ...and only within this many work pixels of those card pixels.
         max_reads: at most this many corners are read per frame (the time per frame stays bounded).
+        search_px: how far (canonical card pixels, each way) the index is looked for around its
+            place (a corner found from edges may be a few pixels off).
         min_score: a corner names a card when its index score reaches this...
         min_margin: ...leads the next card by this much...
         min_part_score: ...and each part of a standard card's index (rank, suit) reaches this...
@@ -306,12 +308,16 @@ class CoveredParams:
         octo_min_margin: ...and an Octoplus index leads by this much (its labels differ in less
             ink than a standard index: +2 and -2 by one stroke).
         size_steps: relative steps around the frame's card size tried when a corner's card is
-            laid out; the size whose outline shows best along its far sides is kept.
+            laid out; the size whose outline shows best on card pixels is kept (by default
+            the frame's size alone: on scenes rendered with other seeds the best-shown outline
+            of a covered card was more often a wrong size than the frame's).
         size_spread: with no card identified in the frame, the largest card found is tried
             too when it is this much larger than the median one (a frame printed on a face is
             a smaller card-shaped outline).
-        same_card: two readings (or a reading and a detection) whose quads overlap by at least
-            this intersection over union are the same card.
+        same_card: two readings (or a reading and a detection) whose corners lie on average
+            within this fraction of the card's short side of each other are the same card.
+        replace_card: found cards not identified that lie within this (as ``same_card``) of a
+            card named from a corner are outlines of it: the named card replaces them.
         same_place: two readings of different cards whose index corners are closer than this
             fraction of the card's short side read one place: only the better is kept.
         duplicate_point: two corners closer than this (work pixels) with arms within
@@ -332,14 +338,16 @@ class CoveredParams:
     min_open: float = 0.1
     open_margin: int = 3
     max_reads: int = 48
+    search_px: int = 12
     min_score: float = 0.6
     min_margin: float = 0.02
     min_part_score: float = 0.65
     octo_min_part_score: float = 0.7
     octo_min_margin: float = 0.04
-    size_steps: tuple[float, ...] = (-0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15)
+    size_steps: tuple[float, ...] = (0.0,)
     size_spread: float = 0.15
-    same_card: float = 0.6
+    same_card: float = 0.2
+    replace_card: float = 0.3
     same_place: float = 0.25
     duplicate_point: float = 3.0
     duplicate_angle: float = 10.0
@@ -370,6 +378,9 @@ class CoveredParams:
         if not isinstance(self.open_margin, int) or isinstance(self.open_margin, bool):
             raise ValueError(f"covered.open_margin must be an int, got {self.open_margin!r}")
         _check("covered.open_margin", self.open_margin, 0, 100)
+        if not isinstance(self.search_px, int) or isinstance(self.search_px, bool):
+            raise ValueError(f"covered.search_px must be an int, got {self.search_px!r}")
+        _check("covered.search_px", self.search_px, 0, 40)
         _check("covered.min_score", self.min_score, -1.0, 1.0)
         _check("covered.min_margin", self.min_margin, 0.0, 2.0)
         _check("covered.min_part_score", self.min_part_score, -1.0, 1.0)
@@ -382,8 +393,9 @@ class CoveredParams:
         for step in self.size_steps:
             _check("covered.size_steps[]", step, -0.5, 0.5)
         _check("covered.size_spread", self.size_spread, 0.0, 10.0)
-        _check("covered.same_card", self.same_card, 0.0, 1.0)
+        _check("covered.same_card", self.same_card, 0.0, 2.0)
         _check("covered.same_place", self.same_place, 0.0, 2.0)
+        _check("covered.replace_card", self.replace_card, 0.0, 2.0)
         _check("covered.duplicate_point", self.duplicate_point, 0.0, 100.0)
         _check("covered.duplicate_angle", self.duplicate_angle, 0.0, 90.0)
         if not isinstance(self.line_votes, int) or isinstance(self.line_votes, bool):

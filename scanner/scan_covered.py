@@ -4,19 +4,25 @@ The finder rebuilds a covered card from its outline; where that fails (a wrong
 size, a wrong overlapping hypothesis) the card may still show a corner with its
 index.  Here the index decides instead of the geometry:
 
-1. every right-handed corner of the outlines (``scanner.find_corners``) is taken
-   for the top-left corner of a card of the frame's card size (calibration's
-   ``card_size_px``, else the cards found in the frame);
-2. only corners whose index box lies on card pixels and not inside a card
-   already identified are read, at most ``CoveredParams.max_reads`` per frame;
-3. the corner part of the card is cut out upright and shown to the index reader
-   (``scanner.identify_index.read_index``) at both index places of a canonical
-   card image, so that only this one corner is read;
-4. a corner names a card when its score, its lead over the next card and each
-   part of the index reach the ``CoveredParams`` thresholds;
-5. the card's size is then fitted from a small ladder around the frame's card
-   size, by how much of its outline shows as edges and lies on card pixels;
-6. readings of the same card whose cards overlap are one card (seen from both
+1. only card pixels outside the cards already identified can show another
+   card's index: with too few of them nothing is done (a frame of lone cards
+   costs almost nothing);
+2. every right-handed corner near them (``scanner.find_corners``: corners of
+   the outlines of card parts, and straight card edges meeting at a right angle)
+   is taken for the top-left corner of a card of the frame's card size
+   (calibration's ``card_size_px``, else the cards identified, else found);
+3. only corners whose index box lies on card pixels, holds print and lies
+   outside every card already identified are read, at most
+   ``CoveredParams.max_reads`` per frame;
+4. the corner part of the card is cut out upright into a canonical card image
+   and its top-left index alone is read (``read_index(..., upright_only=True)``,
+   searched ``CoveredParams.search_px`` around its place);
+5. a corner names a card when its score, its lead over the next card and each
+   part of the index reach the ``CoveredParams`` thresholds (the identifier's
+   rule for an index alone; a wider lead for Octoplus labels);
+6. the card is laid out at the frame's card size (or the size of a ladder around
+   it, ``CoveredParams.size_steps``, whose outline shows best on card pixels);
+7. readings of the same card whose cards overlap are one card (seen from both
    its index corners: then its whole outline shows, it lies on top); a reading
    never replaces a card already identified, and replaces a found card that was
    not identified where the two overlap.
@@ -116,7 +122,10 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
     image = corner_card_image(frame, quad, params)
-    reading = read_index(image, templates, params.identify, corner=octo, upright_only=True)
+    identify = params.identify
+    if p.search_px != identify.search_px:
+        identify = replace(identify, search_px=p.search_px)
+    reading = read_index(image, templates, identify, corner=octo, upright_only=True)
     order = np.argsort(-reading.scores)
     best = int(order[0])
     score = float(reading.scores[best])
@@ -133,11 +142,11 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
     return CornerReading(candidate if named else None, score, margin, least, candidate)
 
 
-def _iou(a: FloatArray, b: FloatArray) -> float:
-    pa, pb = a.astype(np.float32), b.astype(np.float32)
-    inter, _ = cv2.intersectConvexConvex(pa, pb)
-    union = float(cv2.contourArea(pa)) + float(cv2.contourArea(pb)) - float(inter)
-    return float(inter) / union if union > 0 else 0.0
+def _apart(a: FloatArray, b: FloatArray) -> float:
+    """How far apart two cards are: the mean distance between their corners (the best of the
+    four ways of pairing them round), over the short side of ``b``."""
+    gap = min(float(np.hypot(*(np.roll(a, k, axis=0) - b).T).mean()) for k in range(4))
+    return gap / max(side_lengths(b)[0], 1e-9)
 
 
 def _card_shorts(detections: list[Detection], work: Work, params: ScannerParams) -> list[float]:
@@ -211,14 +220,14 @@ def _fit_size(proposal: CornerProposal, short: float, work: Work, params: Scanne
 
 
 def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
-    """Readings of one card whose cards overlap by ``same`` (IoU) become one (the best scored,
+    """Readings of one card whose cards lie within ``same`` (``_apart``) become one (the best scored,
     counting the index corners read); of readings of different cards at one place (corners
     closer than ``near`` of the card's short side) only the best scored is kept."""
     kept: list[_Named] = []
     for item in sorted(named, key=lambda n: -n.reading.score):
         short = side_lengths(item.quad)[0]
         for k, other in enumerate(kept):
-            if item.reading.card == other.reading.card and _iou(item.quad, other.quad) >= same:
+            if item.reading.card == other.reading.card and _apart(item.quad, other.quad) <= same:
                 far = float(np.hypot(*(item.corner - other.corner)))
                 opposite = far > 0.5 * side_lengths(other.quad)[0]
                 kept[k] = replace(other, corners_read=other.corners_read + int(opposite))
@@ -277,23 +286,21 @@ def read_covered(
     out = list(detections)
     for item in _merge(named, p.same_card, p.same_place):
         card = item.reading.card
-        quads = [np.asarray(d.corners, np.float64) for d in out]
-        overlaps = [k for k, q in enumerate(quads) if _iou(item.quad, q) >= p.same_card]
-        if any(out[k].card is not None for k in overlaps):
+        apart = [_apart(item.quad, np.asarray(d.corners, np.float64)) for d in out]
+        if any(a <= p.same_card and d.card is not None for a, d in zip(apart, out, strict=True)):
             continue  # a card already identified is not replaced
         if templates.deck is DeckKind.OKTRIS and any(d.card == card for d in out):
             continue  # an Oktris deck holds every card once
+        # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
+        there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
         detection = Detection(
             card=card,
             confidence=float(np.clip(item.reading.score, 0.0, 1.0)),
             corners=_as_quad(item.quad),
-            top=item.corners_read > 1,
+            top=item.corners_read > 1 or any(out[k].top for k in there),
         )
-        if overlaps:
-            k = max(overlaps, key=lambda j: _iou(item.quad, quads[j]))
-            out[k] = replace(detection, top=out[k].top or detection.top)
-        else:
-            out.append(detection)
+        out = [d for k, d in enumerate(out) if k not in there]
+        out.append(detection)
     return out
 
 
