@@ -295,8 +295,9 @@ class CoveredParams:
         index_on_card: the corner's index box lies on card pixels by at least this fraction...
         index_ink: ...and its darkest point is at least this much darker than its median
             (lightness, 0..255, work image): it holds print.
-        min_open: corners are looked for only when the card pixels outside the cards identified
-            add up to this fraction of the smallest card's area...
+        min_open: corners are looked for only when the card pixels outside the cards identified,
+            opened by ``open_margin`` (thin rims along their outlines taken away), add up to
+            this fraction of the smallest card's area...
         open_margin: ...and only within this many work pixels of those card pixels.
         max_reads: at most this many corners are read per frame (the time per frame stays bounded).
         search_px: how far (canonical card pixels, each way) the index is looked for around its

@@ -24,7 +24,7 @@ from scanner.params import ScannerParams
 from scanner.scan_covered import read_covered
 from scanner.templates import TemplateError, Templates
 from scanner.types import Detection, Image, Quad
-from scorer.cards import DeckKind
+from scorer.cards import Card, DeckKind
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +127,11 @@ class Scanner:
         start = time.perf_counter()
         work = make_work(frame, self.params.find)
         found = find_cards(frame, self.params.find, work)
-        detections = [self._detect(frame, card) for card in found]
+        read = [self._detect(frame, card) for card in found]
+        detections = [detection for detection, _ in read]
         if self.templates is not None:
-            detections = read_covered(frame, work, detections, self.templates, self.params)
+            candidates = [candidate for _, candidate in read]
+            detections = read_covered(frame, work, detections, self.templates, self.params, candidates)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]
@@ -149,13 +151,15 @@ class Scanner:
         log.warning("frame skipped: %s", message)
         return ScanResult(detections=(), ms=(time.perf_counter() - start) * 1000.0, error=message)
 
-    def _detect(self, frame: Image, card: FoundCard) -> Detection:
+    def _detect(self, frame: Image, card: FoundCard) -> tuple[Detection, Card | None]:
+        """The detection of a found card and the card the identifier ranked first (``None``
+        without templates)."""
         if self.templates is None:
-            return Detection(card=None, confidence=0.0, corners=card.corners, top=card.top)
+            return Detection(card=None, confidence=0.0, corners=card.corners, top=card.top), None
         warped = warp_card(frame, card.corners, self.params.find)
         ident: Identification = identify(warped, self.templates, self.params.identify)
         corners = _turned(card.corners) if ident.turned else card.corners
-        return Detection(
+        detection = Detection(
             card=ident.card,
             confidence=ident.confidence,
             corners=corners,
@@ -163,3 +167,4 @@ class Scanner:
             runner_up=ident.runner_up,
             runner_up_confidence=ident.runner_up_confidence,
         )
+        return detection, ident.candidate

@@ -240,14 +240,21 @@ def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
 
 
 def read_covered(
-    frame: Image, work: Work, detections: list[Detection], templates: Templates, params: ScannerParams
+    frame: Image,
+    work: Work,
+    detections: list[Detection],
+    templates: Templates,
+    params: ScannerParams,
+    candidates: list[Card | None] | None = None,
 ) -> list[Detection]:
     """``detections`` with the covered cards named from their corners added, and found cards
     that were not identified replaced where a corner names the card there.
 
-    A card read at both its index corners (its whole outline shows) is marked ``top``, and
-    so are the cards the finder marked ``top`` that such a card does not lie over; other cards
-    named from a corner are not on top.
+    ``candidates`` are, per detection, the card the identifier ranked first (named or not):
+    a corner that names another card than the one ranked first for a found card there
+    names nothing (two readings of one card that disagree).  A card read at both its index
+    corners (its whole outline shows) is marked ``top``, as is a card replacing a found
+    card marked ``top``; other cards named from a corner are not on top.
     """
     p = params.covered
     if not p.enabled or p.max_reads == 0:
@@ -261,11 +268,13 @@ def read_covered(
     where = cards.copy()
     for quad in identified:
         cv2.fillConvexPoly(where, np.round(quad).astype(np.int32), 0)
+    # the thin rims that card pixels leave around an identified card's outline do not count
+    size = 2 * p.open_margin + 1
+    kernel = np.ones((size, size), np.uint8)
     smallest = params.find.min_card_area * float(cards.shape[0] * cards.shape[1])
-    if cv2.countNonZero(where) < p.min_open * smallest:
+    if cv2.countNonZero(cv2.erode(where, kernel)) < p.min_open * smallest:
         return detections
-    grow = 2 * p.open_margin + 1
-    near: Image = np.asarray(cv2.dilate(where, np.ones((grow, grow), np.uint8)), np.uint8)
+    near: Image = np.asarray(cv2.dilate(where, kernel), np.uint8)
     proposals = corner_proposals(work, params.find, p, near)
     reads = 0
     named: list[_Named] = []
@@ -284,6 +293,7 @@ def read_covered(
     if not named:
         return detections
     out = list(detections)
+    ranked = {id(d): c for d, c in zip(detections, candidates or [None] * len(detections), strict=True)}
     for item in _merge(named, p.same_card, p.same_place):
         card = item.reading.card
         apart = [_apart(item.quad, np.asarray(d.corners, np.float64)) for d in out]
@@ -293,6 +303,8 @@ def read_covered(
             continue  # an Oktris deck holds every card once
         # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
         there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
+        if any(ranked.get(id(out[k])) not in (None, card) for k in there):
+            continue  # the identifier ranked another card first there
         detection = Detection(
             card=card,
             confidence=float(np.clip(item.reading.score, 0.0, 1.0)),
