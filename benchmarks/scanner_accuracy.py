@@ -1,8 +1,9 @@
 """Scanner accuracy on the committed scene fixtures (``tests/fixtures/scenes``).
 
-Run: ``.venv/bin/python -m benchmarks.scanner_accuracy [FOLDER]`` (default: the
-committed fixtures).  Prints, overall and per scene kind (the card's layout group
-and the table):
+Run: ``.venv/bin/python -m benchmarks.scanner_accuracy [FOLDER] [--compare] [--quiet]
+[--seed N [--count M]]`` (default: the committed fixtures; ``--seed`` renders held-out
+scenes; ``--compare`` scans each frame with and without covered-card reading).
+Prints, overall and per scene kind (the card's layout group and the table):
 
 - found %: visible cards (a corner index entirely visible, ``identifiable`` in
   ``truth.json``) that some detection outlines;
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -227,22 +229,43 @@ def _rows(title: str, tallies: Iterable[tuple[str, Tally]]) -> list[str]:
     return lines
 
 
+def render(seed: int, count: int, out: Path) -> Path:
+    """Render ``count`` scenes of ``seed`` into ``out`` with the fixture maker (as the committed
+    fixtures, which use seed 2026 and 48 scenes)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import make_fixtures  # type: ignore[import-not-found]  # a script folder, imported on demand
+
+    make_fixtures.make(out, seed, count)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the accuracy figures of a fixture folder; returns the exit code.
 
     Options: ``--compare`` also scans every frame without covered-card reading
     (``CoveredParams.enabled`` off) and prints those figures first, with the median
-    time per frame of both; ``--quiet`` leaves out the list of mistakes.
+    time per frame of both; ``--quiet`` leaves out the list of mistakes;
+    ``--seed N [--count M]`` renders M scenes (default 182) of seed N into a temporary
+    folder and measures those (held-out scenes) instead of a folder.
     """
     args = sys.argv[1:] if argv is None else argv
-    names = [a for a in args if not a.startswith("--")]
-    folder = Path(names[0]) if names else FIXTURES
+    values = {"--seed", "--count"}
+    names = [
+        a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in values)
+    ]
     cv2.setNumThreads(1)
     sets: list[ScannerParams | None] = [None]
     if "--compare" in args:
         base = ScannerParams()
         sets = [replace(base, covered=replace(base.covered, enabled=False)), base]
-    reports = evaluate_side_by_side(folder, sets)
+    with tempfile.TemporaryDirectory() as scratch:
+        if "--seed" in args:
+            seed = int(args[args.index("--seed") + 1])
+            count = int(args[args.index("--count") + 1]) if "--count" in args else 182
+            folder = render(seed, count, Path(scratch))
+        else:
+            folder = Path(names[0]) if names else FIXTURES
+        reports = evaluate_side_by_side(folder, sets)
     lines: list[str] = []
     for title, report in zip(("without covered-card reading", "with it"), reports, strict=False):
         if len(reports) > 1:

@@ -251,10 +251,11 @@ def read_covered(
     that were not identified replaced where a corner names the card there.
 
     ``candidates`` are, per detection, the card the identifier ranked first (named or not):
-    a corner that names another card than the one ranked first for a found card there
-    names nothing (two readings of one card that disagree).  A card read at both its index
-    corners (its whole outline shows) is marked ``top``, as is a card replacing a found
-    card marked ``top``; other cards named from a corner are not on top.
+    a corner that names another card than the one ranked first for a found card on nearly
+    the same outline (``same_card``) names nothing (two readings of one card that disagree).
+    A card read at both its index corners (its whole outline shows) is marked ``top``, as is
+    a card replacing a found card marked ``top``; other cards named from a corner are not on
+    top.
     """
     p = params.covered
     if not p.enabled or p.max_reads == 0:
@@ -303,8 +304,8 @@ def read_covered(
             continue  # an Oktris deck holds every card once
         # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
         there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
-        if any(ranked.get(id(out[k])) not in (None, card) for k in there):
-            continue  # the identifier ranked another card first there
+        if any(ranked.get(id(out[k])) not in (None, card) and apart[k] <= p.same_card for k in there):
+            continue  # the identifier ranked another card first on (nearly) this outline
         detection = Detection(
             card=card,
             confidence=float(np.clip(item.reading.score, 0.0, 1.0)),
