@@ -338,7 +338,7 @@ class CoveredParams:
     index_ink: float = 40.0
     min_open: float = 0.1
     open_margin: int = 3
-    max_reads: int = 48
+    max_reads: int = 24
     search_px: int = 12
     min_score: float = 0.6
     min_margin: float = 0.02
