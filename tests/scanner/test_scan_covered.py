@@ -13,7 +13,7 @@ from scanner.params import CoveredParams, FindParams, ScannerParams
 from scanner.scan import Scanner
 from scanner.scan_covered import read_corner, read_covered
 from scanner.scenes import Scene, SceneTruth, render
-from scanner.scenes_layout import fan
+from scanner.scenes_layout import fan, pile
 from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import DeckKind, parse_card
@@ -127,7 +127,9 @@ def test_covered_fan_cards_are_named_from_their_corners_alone(
         # read at either index corner: the quad starts at that corner
         gap = min(float(np.hypot(*(np.roll(found, k, axis=0) - true_quad).T).mean()) for k in (0, 2))
         assert gap < 0.25 * CARD_PX * 63.0 / 88.0, (d.card, gap)
-    assert sum(d.top for d in named) <= 1
+    # the top card shows both its index corners: read at both, it is the one marked on top
+    tops = [d.card for d in named if d.top]
+    assert tops == [next(c.card for c in truth.cards if c.top)]
 
 
 def test_covered_reading_off_changes_nothing(fanned: tuple[Image, SceneTruth], templates: Templates) -> None:
@@ -156,3 +158,21 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(size_steps=())
     with pytest.raises(ValueError, match=r"covered\.enabled"):
         CoveredParams(enabled=1)  # type: ignore[arg-type]
+
+
+def test_a_pile_read_from_corners_names_only_its_own_cards_where_they_lie(templates: Templates) -> None:
+    rng = np.random.default_rng(5)
+    labels = ("4S", "7D", "AC", "6H")
+    cards = [parse_card(label, DeckKind.OKTRIS) for label in labels]
+    image, truth = render(Scene(cards=pile(cards, (640.0, 360.0), CARD_PX, rng), card_px=CARD_PX), rng)
+    p = _calibrated()
+    named = read_covered(image, make_work(image, p.find), [], templates, p)
+    assert named
+    short = CARD_PX * 63.0 / 88.0
+    for d in named:
+        match = [c for c in truth.cards if c.card == d.card]
+        assert match, d.card
+        found = np.asarray(d.corners, np.float64)
+        true_quad = np.asarray(match[0].corners, np.float64)
+        gap = min(float(np.hypot(*(np.roll(found, k, axis=0) - true_quad).T).mean()) for k in range(4))
+        assert gap < 0.25 * short, (d.card, gap)
