@@ -1,10 +1,12 @@
 """Card corners that may carry a corner index: the proposals of covered-card reading.
 
 A covered card whose corner index shows also shows that corner of the card: two
-of its sides meeting at a near right angle on the outline of a cluster of cards
-(or of the visible part of one card, where a fine edge cuts it from the card
-over it).  ``scanner.find_split.corners_of`` finds such corners with their two
-arms.  A card's index lies at its top-left corner (and turned half round at its
+of its sides meeting at a near right angle, on the outline of the visible part
+of the card (where a fine edge cuts it from the card over it;
+``scanner.find_split.corners_of`` finds such corners with their two arms) or as
+two straight edges ending at one point where the corner lies on another card
+(a thin shadow line on white; found by a probabilistic Hough transform of the
+work image's edges).  A card's index lies at its top-left corner (and turned half round at its
 bottom-right one), where, in the card's own frame (x along the short side, y
 along the long side, as in the warped card), the arms run along +x and +y.
 That frame is right-handed in the image (x right, y down), so of a corner's two

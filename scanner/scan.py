@@ -2,7 +2,8 @@
 
 ``Scanner(deck).scan(image)`` validates the frame, finds every card
 (``scanner.find``), warps each to a portrait card, identifies it against the
-deck's templates (``scanner.identify``) and returns a ``ScanResult``.
+deck's templates (``scanner.identify``), names the covered cards that show an
+index corner (``scanner.scan_covered``) and returns a ``ScanResult``.
 
 For a long-running loop, ``Scanner.scan_or_empty`` never raises on a bad frame:
 it logs a warning and returns an empty result carrying the error message.
