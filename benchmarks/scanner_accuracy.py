@@ -1,8 +1,9 @@
 """Scanner accuracy on the committed scene fixtures (``tests/fixtures/scenes``).
 
-Run: ``.venv/bin/python -m benchmarks.scanner_accuracy [FOLDER]`` (default: the
-committed fixtures).  Prints, overall and per scene kind (the card's layout group
-and the table):
+Run: ``.venv/bin/python -m benchmarks.scanner_accuracy [FOLDER] [--compare] [--quiet]
+[--seed N [--count M]]`` (default: the committed fixtures; ``--seed`` renders held-out
+scenes; ``--compare`` scans each frame with and without covered-card reading).
+Prints, overall and per scene kind (the card's layout group and the table):
 
 - found %: visible cards (a corner index entirely visible, ``identifiable`` in
   ``truth.json``) that some detection outlines;
@@ -22,15 +23,17 @@ from __future__ import annotations
 import json
 import math
 import sys
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
+from scanner.params import ScannerParams
 from scanner.scan import Scanner
 from scanner.types import Detection
 from scorer.cards import DeckKind, parse_card
@@ -173,34 +176,47 @@ def score_scene(
     return by_group, mistakes
 
 
-def evaluate(folder: Path, scanners: dict[DeckKind, Scanner] | None = None) -> Report:
+def evaluate(
+    folder: Path, scanners: dict[DeckKind, Scanner] | None = None, params: ScannerParams | None = None
+) -> Report:
     """Scan every fixture of ``folder`` (with its ``truth.json``) and tally the results.
 
     Raises:
         FileNotFoundError: no ``truth.json`` in ``folder``.
         ValueError: an image of the fixtures cannot be read.
     """
+    return evaluate_side_by_side(folder, [params], [scanners if scanners is not None else {}])[0]
+
+
+def evaluate_side_by_side(
+    folder: Path,
+    params: list[ScannerParams | None],
+    scanners: list[dict[DeckKind, Scanner]] | None = None,
+) -> list[Report]:
+    """Like ``evaluate``, one report per parameter set, every frame scanned by each set in turn
+    (so that their times compare like with like on a busy machine)."""
     doc = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
-    scanners = scanners if scanners is not None else {}
-    report = Report()
+    per_set = scanners if scanners is not None else [{} for _ in params]
+    reports = [Report() for _ in params]
     for scene in doc["scenes"]:
         deck = DeckKind(scene["deck"])
-        if deck not in scanners:
-            scanners[deck] = Scanner(deck)
-            scanners[deck].warm_up()
         image = cv2.imread(str(folder / scene["file"]), cv2.IMREAD_COLOR)
         if image is None:
             raise ValueError(f"{folder / scene['file']}: not a readable image")
-        result = scanners[deck].scan(np.asarray(image, np.uint8))
-        report.ms.append(result.ms)
-        by_group, mistakes = score_scene(scene, result.detections, deck)
-        report.mistakes.extend(mistakes)
-        table = scene["conditions"][0]
-        for group, tally in by_group.items():
-            report.total.add(tally)
-            report.by_group[group].add(tally)
-            report.by_table[table].add(tally)
-    return report
+        for chosen, found, report in zip(params, per_set, reports, strict=True):
+            if deck not in found:
+                found[deck] = Scanner(deck, params=chosen)
+                found[deck].warm_up()
+            result = found[deck].scan(np.asarray(image, np.uint8))
+            report.ms.append(result.ms)
+            by_group, mistakes = score_scene(scene, result.detections, deck)
+            report.mistakes.extend(mistakes)
+            table = scene["conditions"][0]
+            for group, tally in by_group.items():
+                report.total.add(tally)
+                report.by_group[group].add(tally)
+                report.by_table[table].add(tally)
+    return reports
 
 
 def _rows(title: str, tallies: Iterable[tuple[str, Tally]]) -> list[str]:
@@ -213,19 +229,57 @@ def _rows(title: str, tallies: Iterable[tuple[str, Tally]]) -> list[str]:
     return lines
 
 
+def render(seed: int, count: int, out: Path) -> Path:
+    """Render ``count`` scenes of ``seed`` into ``out`` with the fixture maker (as the committed
+    fixtures, which use seed 2026 and 48 scenes)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import make_fixtures  # type: ignore[import-not-found]  # a script folder, imported on demand
+
+    make_fixtures.make(out, seed, count)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print the accuracy figures of a fixture folder; returns the exit code."""
+    """Print the accuracy figures of a fixture folder; returns the exit code.
+
+    Options: ``--compare`` also scans every frame without covered-card reading
+    (``CoveredParams.enabled`` off) and prints those figures first, with the median
+    time per frame of both; ``--quiet`` leaves out the list of mistakes;
+    ``--seed N [--count M]`` renders M scenes (default 182) of seed N into a temporary
+    folder and measures those (held-out scenes) instead of a folder.
+    """
     args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0]) if args else FIXTURES
+    values = {"--seed", "--count"}
+    names = [
+        a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in values)
+    ]
     cv2.setNumThreads(1)
-    report = evaluate(folder)
-    lines = _rows("group", sorted(report.by_group.items()))
-    lines += ["", *_rows("table", sorted(report.by_table.items()))]
-    lines += ["", *_rows("all", [("all", report.total)])]
-    lines.append(f"\nscenes: {len(report.ms)}, median ms per frame: {float(np.median(report.ms)):.1f}")
-    if report.mistakes:
-        lines.append(f"\n{len(report.mistakes)} mistakes:")
-        lines += [f"  {m}" for m in report.mistakes]
+    sets: list[ScannerParams | None] = [None]
+    if "--compare" in args:
+        base = ScannerParams()
+        sets = [replace(base, covered=replace(base.covered, enabled=False)), base]
+    with tempfile.TemporaryDirectory() as scratch:
+        if "--seed" in args:
+            seed = int(args[args.index("--seed") + 1])
+            count = int(args[args.index("--count") + 1]) if "--count" in args else 182
+            folder = render(seed, count, Path(scratch))
+        else:
+            folder = Path(names[0]) if names else FIXTURES
+        reports = evaluate_side_by_side(folder, sets)
+    lines: list[str] = []
+    for title, report in zip(("without covered-card reading", "with it"), reports, strict=False):
+        if len(reports) > 1:
+            lines += ["", f"== {title}"]
+        lines += _rows("group", sorted(report.by_group.items()))
+        lines += ["", *_rows("table", sorted(report.by_table.items()))]
+        lines += ["", *_rows("all", [("all", report.total)])]
+        lines.append(f"\nscenes: {len(report.ms)}, median ms per frame: {float(np.median(report.ms)):.1f}")
+    if len(reports) > 1:
+        ratio = np.array(reports[1].ms) / np.maximum(np.array(reports[0].ms), 1e-9)
+        lines.append(f"median per-frame time ratio, with / without: {float(np.median(ratio)):.2f}")
+    if reports[-1].mistakes and "--quiet" not in args:
+        lines.append(f"\n{len(reports[-1].mistakes)} mistakes:")
+        lines += [f"  {m}" for m in reports[-1].mistakes]
     print("\n".join(lines))
     return 0
 

@@ -412,15 +412,18 @@ def _split_cards(
     return chosen
 
 
-def find_cards(image: Image, params: FindParams) -> list[FoundCard]:
+def find_cards(image: Image, params: FindParams, work: Work | None = None) -> list[FoundCard]:
     """Find every card in a BGR (or grey) uint8 frame.
+
+    ``work`` is the frame's work image (``make_work(image, params)``) when the caller
+    made it already (to look at it again afterwards), else it is made here.
 
     Returns the cards found, each with canonically ordered corners in frame
     pixels and its ``top`` flag; an empty list when there is no card.  The image
     is not checked here (``scanner.scan.Scanner`` validates frames); a malformed
     array raises whatever OpenCV raises (``cv2.error``).
     """
-    work = make_work(image, params)
+    work = make_work(image, params) if work is None else work
     outlines = _outlines(work, params)
     lone = _lone_cards(work, outlines, params)
     faint: Faint | None = None

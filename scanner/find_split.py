@@ -368,3 +368,15 @@ def whole_card_size(
     ]
     largest = max(sizes)
     return max((h.score, s) for h, s in zip(whole, sizes, strict=True) if s >= largest * p.whole_largest)[1]
+
+
+def outline_shown(quads: FloatArray, edges: Arr) -> FloatArray:
+    """For each quad of a (H, 4, 2) stack: the fraction of its outline's sample points that lie on
+    ``edges`` (a 0/255 mask at work scale); points off the image count as not shown."""
+    return _outline_fraction(quads, edges)
+
+
+def on_cards(quads: FloatArray, cards: Arr) -> FloatArray:
+    """For each quad of a (H, 4, 2) stack: the fraction of its interior samples (inside the image)
+    that lie on card pixels (``cards``, a 0/255 mask at work scale)."""
+    return _inside_fraction(quads, cards)

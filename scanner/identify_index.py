@@ -357,16 +357,22 @@ def agree(reading: IndexReading, best: int, params: IdentifyParams) -> bool:
 
 
 def read_index(
-    image: Image, templates: Templates, params: IdentifyParams, corner: bool = False
+    image: Image,
+    templates: Templates,
+    params: IdentifyParams,
+    corner: bool = False,
+    upright_only: bool = False,
 ) -> IndexReading:
     """Score every card of ``templates`` on the index (centre) of the canonical card ``image``.
 
     With ``corner`` an Octoplus card is read from its corner index (label above mark, at
-    the standard index regions) instead of its centre; a standard card always is.
+    the standard index regions) instead of its centre; a standard card always is.  With
+    ``upright_only`` only the card as warped is looked at (one index corner, the top left;
+    ``per_view`` then has one row and ``turn_lead`` is zero).
     """
     p = params
     prepared = _prepare(templates, p, corner)
-    views = _windows(image, prepared.area, p.search_px)
+    views = _windows(image, prepared.area, p.search_px)[: 1 if upright_only else 2]
     greys = [grey(window) for window in views]
     # per view, the rows that lose colour_penalty: black cards on red ink; in a colour
     # photo (a grey one shows red ink grey) red cards on black ink
@@ -418,7 +424,7 @@ def read_index(
         scores=card_scores,
         parts=card_parts,
         per_view=np.maximum.reduceat(both, prepared.starts, axis=1),
-        turn_lead=both[1, card_rows] - both[0, card_rows],
+        turn_lead=both[-1, card_rows] - both[0, card_rows],
     )
 
 

@@ -392,11 +392,137 @@ class FindParams:
 
 
 @dataclass(frozen=True)
+class CoveredParams:
+    """Parameters of reading covered cards from their corner index (``scanner.scan_covered``).
+
+    Attributes:
+        enabled: read covered cards from their corners at all.
+        patch: the part of the card (fraction of each side, from the corner) cut out around a
+            corner and read; it holds the index and its search margin.
+        index_on_card: the corner's index box lies on card pixels by at least this fraction...
+        index_ink: ...and its darkest point is at least this much darker than its median
+            (lightness, 0..255, work image): it holds print.
+        min_open: corners are looked for only when the card pixels outside the cards identified,
+            opened by ``open_margin`` (thin rims along their outlines taken away), add up to
+            this fraction of the smallest card's area...
+        open_margin: ...and only within this many work pixels of those card pixels.
+        max_reads: at most this many corners are read per frame (the time per frame stays bounded).
+        search_px: how far (canonical card pixels, each way) the index is looked for around its
+            place (a corner found from edges may be a few pixels off).
+        min_score: a corner names a card when its index score reaches this...
+        min_margin: ...leads the next card by this much...
+        min_part_score: ...and each part of a standard card's index (rank, suit) reaches this...
+        octo_min_part_score: ...or each part of an Octoplus index (label, mark) reaches this...
+        octo_min_margin: ...and an Octoplus index leads by this much (its labels differ in less
+            ink than a standard index: +2 and -2 by one stroke).
+        size_steps: relative steps around the frame's card size tried when a corner's card is
+            laid out; the size whose outline shows best on card pixels is kept (by default
+            the frame's size alone: on scenes rendered with other seeds the best-shown outline
+            of a covered card was more often a wrong size than the frame's).
+        size_spread: with no card identified in the frame, the largest card found is tried
+            too when it is this much larger than the median one (a frame printed on a face is
+            a smaller card-shaped outline).
+        same_card: two readings (or a reading and a detection) whose corners lie on average
+            within this fraction of the card's short side of each other are the same card.
+        replace_card: found cards not identified that lie within this (as ``same_card``) of a
+            card named from a corner are outlines of it: the named card replaces them.
+        same_place: two readings of different cards whose index corners are closer than this
+            fraction of the card's short side read one place: only the better is kept.
+        duplicate_point: two corners closer than this (work pixels) with arms within
+            ``duplicate_angle`` degrees are one corner.
+        duplicate_angle: see ``duplicate_point``.
+        line_votes, line_length, line_gap: straight edges of card sides are found by a
+            probabilistic Hough transform of the work image's edges with this many votes, at
+            least this long (work pixels) and bridging gaps this long.
+        line_angle: two straight edges meet at a card corner when they are within this many
+            degrees of a right angle...
+        line_join: ...and their lines cross within this many work pixels of an end of each.
+    """
+
+    enabled: bool = True
+    patch: float = 0.5
+    index_on_card: float = 0.8
+    index_ink: float = 40.0
+    min_open: float = 0.1
+    open_margin: int = 3
+    max_reads: int = 24
+    search_px: int = 12
+    min_score: float = 0.6
+    min_margin: float = 0.02
+    min_part_score: float = 0.65
+    octo_min_part_score: float = 0.7
+    octo_min_margin: float = 0.04
+    size_steps: tuple[float, ...] = (0.0,)
+    size_spread: float = 0.15
+    same_card: float = 0.2
+    replace_card: float = 0.3
+    same_place: float = 0.25
+    duplicate_point: float = 3.0
+    duplicate_angle: float = 10.0
+    line_votes: int = 12
+    line_length: float = 12.0
+    line_gap: float = 2.0
+    line_angle: float = 12.0
+    line_join: float = 4.0
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Check every field.
+
+        Raises:
+            ValueError: a field is out of range; the message names the field and its value.
+        """
+        if not isinstance(self.enabled, bool):
+            raise ValueError(f"covered.enabled must be a bool, got {self.enabled!r}")
+        if not isinstance(self.max_reads, int) or isinstance(self.max_reads, bool):
+            raise ValueError(f"covered.max_reads must be an int, got {self.max_reads!r}")
+        _check("covered.patch", self.patch, 0.3, 1.0)
+        _check("covered.index_on_card", self.index_on_card, 0.0, 1.0)
+        _check("covered.index_ink", self.index_ink, 0.0, 255.0)
+        _check("covered.max_reads", self.max_reads, 0, 1000)
+        _check("covered.min_open", self.min_open, 0.0, 10.0)
+        if not isinstance(self.open_margin, int) or isinstance(self.open_margin, bool):
+            raise ValueError(f"covered.open_margin must be an int, got {self.open_margin!r}")
+        _check("covered.open_margin", self.open_margin, 0, 100)
+        if not isinstance(self.search_px, int) or isinstance(self.search_px, bool):
+            raise ValueError(f"covered.search_px must be an int, got {self.search_px!r}")
+        _check("covered.search_px", self.search_px, 0, 40)
+        _check("covered.min_score", self.min_score, -1.0, 1.0)
+        _check("covered.min_margin", self.min_margin, 0.0, 2.0)
+        _check("covered.min_part_score", self.min_part_score, -1.0, 1.0)
+        _check("covered.octo_min_part_score", self.octo_min_part_score, -1.0, 1.0)
+        _check("covered.octo_min_margin", self.octo_min_margin, 0.0, 2.0)
+        if not isinstance(self.size_steps, tuple) or not 1 <= len(self.size_steps) <= 16:
+            raise ValueError(
+                f"covered.size_steps must be a tuple of 1 to 16 numbers, got {self.size_steps!r}"
+            )
+        for step in self.size_steps:
+            _check("covered.size_steps[]", step, -0.5, 0.5)
+        _check("covered.size_spread", self.size_spread, 0.0, 10.0)
+        _check("covered.same_card", self.same_card, 0.0, 2.0)
+        _check("covered.same_place", self.same_place, 0.0, 2.0)
+        _check("covered.replace_card", self.replace_card, 0.0, 2.0)
+        _check("covered.duplicate_point", self.duplicate_point, 0.0, 100.0)
+        _check("covered.duplicate_angle", self.duplicate_angle, 0.0, 90.0)
+        if not isinstance(self.line_votes, int) or isinstance(self.line_votes, bool):
+            raise ValueError(f"covered.line_votes must be an int, got {self.line_votes!r}")
+        _check("covered.line_votes", self.line_votes, 1, 10000)
+        _check("covered.line_length", self.line_length, 1.0, 10000.0)
+        _check("covered.line_gap", self.line_gap, 0.0, 100.0)
+        _check("covered.line_angle", self.line_angle, 0.0, 45.0)
+        _check("covered.line_join", self.line_join, 0.0, 100.0)
+
+
+@dataclass(frozen=True)
 class ScannerParams:
-    """All parameters of the scanner: ``find`` (locating cards) and ``identify`` (reading them)."""
+    """All parameters of the scanner: ``find`` (locating cards), ``identify`` (reading them) and
+    ``covered`` (reading covered cards from their corners)."""
 
     find: FindParams = field(default_factory=FindParams)
     identify: IdentifyParams = field(default_factory=IdentifyParams)
+    covered: CoveredParams = field(default_factory=CoveredParams)
 
     def __post_init__(self) -> None:
         self.validate()

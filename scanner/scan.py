@@ -2,7 +2,8 @@
 
 ``Scanner(deck).scan(image)`` validates the frame, finds every card
 (``scanner.find``), warps each to a portrait card, identifies it against the
-deck's templates (``scanner.identify``) and returns a ``ScanResult``.
+deck's templates (``scanner.identify``), names the covered cards that show an
+index corner (``scanner.scan_covered``) and returns a ``ScanResult``.
 
 For a long-running loop, ``Scanner.scan_or_empty`` never raises on a bad frame:
 it logs a warning and returns an empty result carrying the error message.
@@ -18,11 +19,13 @@ import cv2
 import numpy as np
 
 from scanner.find import FoundCard, find_cards, warp_card
+from scanner.find_work import make_work
 from scanner.identify import Identification, identify
 from scanner.params import ScannerParams
+from scanner.scan_covered import read_covered
 from scanner.templates import TemplateError, Templates
 from scanner.types import Detection, Image, Quad
-from scorer.cards import DeckKind
+from scorer.cards import Card, DeckKind
 
 log = logging.getLogger(__name__)
 
@@ -123,12 +126,18 @@ class Scanner:
         """
         frame = check_frame(image)
         start = time.perf_counter()
-        found = find_cards(frame, self.params.find)
+        work = make_work(frame, self.params.find)
+        found = find_cards(frame, self.params.find, work)
+        read = [self._detect(frame, card) for card in found]
+        detections = [detection for detection, _ in read]
+        if self.templates is not None:
+            candidates = [candidate for _, candidate in read]
+            detections = read_covered(frame, work, detections, self.templates, self.params, candidates)
         if self.params.find.play_area is not None:
-            found = [card for card in found if _on_play_area(card.corners, self.params.find.play_area)]
-        detections = tuple(self._detect(frame, card) for card in found)
+            area = self.params.find.play_area
+            detections = [d for d in detections if _on_play_area(d.corners, area)]
         ms = (time.perf_counter() - start) * 1000.0
-        return ScanResult(detections=detections, ms=ms)
+        return ScanResult(detections=tuple(detections), ms=ms)
 
     def scan_or_empty(self, image: object) -> ScanResult:
         """Like ``scan`` but never raises: a bad frame, or a failure inside the
@@ -143,13 +152,15 @@ class Scanner:
         log.warning("frame skipped: %s", message)
         return ScanResult(detections=(), ms=(time.perf_counter() - start) * 1000.0, error=message)
 
-    def _detect(self, frame: Image, card: FoundCard) -> Detection:
+    def _detect(self, frame: Image, card: FoundCard) -> tuple[Detection, Card | None]:
+        """The detection of a found card and the card the identifier ranked first (``None``
+        without templates)."""
         if self.templates is None:
-            return Detection(card=None, confidence=0.0, corners=card.corners, top=card.top)
+            return Detection(card=None, confidence=0.0, corners=card.corners, top=card.top), None
         warped = warp_card(frame, card.corners, self.params.find)
         ident: Identification = identify(warped, self.templates, self.params.identify)
         corners = _turned(card.corners) if ident.turned else card.corners
-        return Detection(
+        detection = Detection(
             card=ident.card,
             confidence=ident.confidence,
             corners=corners,
@@ -157,3 +168,4 @@ class Scanner:
             runner_up=ident.runner_up,
             runner_up_confidence=ident.runner_up_confidence,
         )
+        return detection, ident.candidate

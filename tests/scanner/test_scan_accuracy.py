@@ -51,24 +51,34 @@ def test_fixtures_lone_cards_are_found(report: Report) -> None:
 def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(report: Report) -> None:
     # Cards under other cards (piles, fans, shown hands) show only part of their outline;
     # the figures reached so far are floors, the goal is the expected failure below.
+    # 64 of the 104 covered cards (61.5%) are found today, most rebuilt from their corners,
+    # some named from the index at a visible corner (scanner.scan_covered).
     covered = [report.by_group[g] for g in ("pile", "fan", "hand")]
     visible = sum(t.visible for t in covered)
     found = sum(t.found for t in covered)
     assert visible > 0
-    assert found / visible >= 0.55
+    assert found / visible >= 0.6
     pile = report.by_group["pile"]
     assert pile.visible > 0 and pile.found / pile.visible >= 0.7
-    assert report.total.found / report.total.visible >= 0.7
+    assert report.total.found / report.total.visible >= 0.72
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 98 of the 162 visible cards (60.5%) are named right today, 15 of the 40 fan cards
-    # (37.5%: covered cards read from their corner index, some by the wider second search);
-    # the goal is the expected failure below.
+    # 100 of the 162 visible cards (61.7%) are named right today, 16 of the 40 fan cards
+    # (40%) and 23 of the 46 hand cards (50%: covered cards named from the index at a
+    # visible corner); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.59
+    assert report.total.identified / report.total.visible >= 0.6
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.36
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.39
+    hand = report.by_group["hand"]
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.48
+
+
+def test_fixtures_top_cards_are_right_at_todays_floor(report: Report) -> None:
+    # 15 of the 26 piles and fans (57.7%) have their top card found, named and marked today.
+    assert report.total.piles > 0
+    assert report.total.top_right / report.total.piles >= 0.55
 
 
 @pytest.mark.xfail(

@@ -1,0 +1,322 @@
+"""Covered cards (piles, fans, hand rows) named by reading the index at their visible corners.
+
+The finder rebuilds a covered card from its outline; where that fails (a wrong
+size, a wrong overlapping hypothesis) the card may still show a corner with its
+index.  Here the index decides instead of the geometry:
+
+1. only card pixels outside the cards already identified can show another
+   card's index: with too few of them nothing is done (a frame of lone cards
+   costs almost nothing);
+2. every right-handed corner near them (``scanner.find_corners``: corners of
+   the outlines of card parts, and straight card edges meeting at a right angle)
+   is taken for the top-left corner of a card of the frame's card size
+   (calibration's ``card_size_px``, else the cards identified, else found);
+3. only corners whose index box lies on card pixels, holds print and lies
+   outside every card already identified are read, at most
+   ``CoveredParams.max_reads`` per frame;
+4. the corner part of the card is cut out upright into a canonical card image
+   and its top-left index alone is read (``read_index(..., upright_only=True)``,
+   searched ``CoveredParams.search_px`` around its place);
+5. a corner names a card when its score, its lead over the next card and each
+   part of the index reach the ``CoveredParams`` thresholds (the identifier's
+   rule for an index alone; a wider lead for Octoplus labels);
+6. the card is laid out at the frame's card size (or the size of a ladder around
+   it, ``CoveredParams.size_steps``, whose outline shows best on card pixels);
+7. readings of the same card whose cards overlap are one card (seen from both
+   its index corners: then its whole outline shows, it lies on top); a reading
+   never replaces a card already identified, and replaces a found card that was
+   not identified where the two overlap.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from scanner.faces import INDEX_BOX
+from scanner.find_corners import CornerProposal, card_quad, corner_proposals
+from scanner.find_geometry import FloatArray, side_lengths
+from scanner.find_split import on_cards, outline_shown
+from scanner.find_work import Work
+from scanner.identify_index import read_index
+from scanner.params import ScannerParams
+from scanner.templates import Templates, in_deck
+from scanner.types import Detection, Image, Quad
+from scorer.cards import Card, DeckKind
+
+__all__ = ["CornerReading", "corner_card_image", "read_corner", "read_covered"]
+
+log = logging.getLogger(__name__)
+
+_INDEX_GRID = np.stack(
+    np.meshgrid(
+        np.linspace((INDEX_BOX[0] + INDEX_BOX[2]) / 2, INDEX_BOX[2], 3),
+        np.linspace((3 * INDEX_BOX[1] + INDEX_BOX[3]) / 4, INDEX_BOX[3], 6),
+    ),
+    axis=-1,
+).reshape(-1, 2)
+"""Sample points of the index box away from the card's rounded corner, as fractions of the
+card's width and height."""
+
+_INK_GRID = np.stack(
+    np.meshgrid(np.linspace(INDEX_BOX[0], INDEX_BOX[2], 5), np.linspace(INDEX_BOX[1], INDEX_BOX[3], 9)),
+    axis=-1,
+).reshape(-1, 2)
+"""Sample points over the whole index box, where its print shows."""
+
+
+@dataclass(frozen=True)
+class CornerReading:
+    """What the index at one corner says: the card (``None`` when not clear), its score, its
+    lead over the next card and the smallest of its parts' scores."""
+
+    card: Card | None
+    score: float
+    margin: float
+    least_part: float
+    candidate: Card
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A card named from a corner: its corners (frame pixels, TL TR BR BL), its reading and the
+    corner it was read at (work pixels)."""
+
+    quad: FloatArray
+    reading: CornerReading
+    corner: FloatArray
+    corners_read: int = 1
+
+
+def corner_card_image(frame: Image, quad: FloatArray, params: ScannerParams) -> Image:
+    """A canonical card image (``card_width x card_height``) showing the corner part of the card
+    ``quad`` (frame pixels, TL TR BR BL) at its top left and, turned half round, at its bottom
+    right; the rest is the corner part's median colour."""
+    w, h = params.find.card_width, params.find.card_height
+    pw, ph = round(w * params.covered.patch), round(h * params.covered.patch)
+    src = np.asarray(quad[[0, 1, 3]], np.float32)
+    dst = np.array([[0, 0], [w, 0], [0, h]], np.float32)
+    matrix = cv2.getAffineTransform(src, dst)
+    patch = np.asarray(
+        cv2.warpAffine(frame, matrix, (pw, ph), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+        np.uint8,
+    )
+    fill = np.median(patch.reshape(pw * ph, -1), axis=0).astype(np.uint8)
+    canvas = np.empty((h, w, *patch.shape[2:]), np.uint8)
+    canvas[...] = fill if patch.ndim == 3 else fill[0]
+    canvas[:ph, :pw] = patch
+    canvas[h - ph :, w - pw :] = cv2.rotate(patch, cv2.ROTATE_180)
+    return canvas
+
+
+def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams) -> CornerReading:
+    """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL).
+
+    The card is named when the best card's score reaches ``covered.min_score``, leads the
+    next by the deck's margin, each part reaches the deck's part threshold and it is a
+    card of the deck.
+    """
+    p = params.covered
+    octo = templates.deck is DeckKind.OCTOPLUS
+    image = corner_card_image(frame, quad, params)
+    identify = params.identify
+    if p.search_px != identify.search_px:
+        identify = replace(identify, search_px=p.search_px)
+    reading = read_index(image, templates, identify, corner=octo, upright_only=True)
+    order = np.argsort(-reading.scores)
+    best = int(order[0])
+    score = float(reading.scores[best])
+    runner = float(reading.scores[order[1]]) if len(order) > 1 else 0.0
+    margin = score - max(runner, 0.0)
+    least = float(reading.parts[best].min())
+    candidate = reading.order[best]
+    named = (
+        score >= p.min_score
+        and margin >= (p.octo_min_margin if octo else p.min_margin)
+        and least >= (p.octo_min_part_score if octo else p.min_part_score)
+        and in_deck(candidate, templates.deck)
+    )
+    return CornerReading(candidate if named else None, score, margin, least, candidate)
+
+
+def _apart(a: FloatArray, b: FloatArray) -> float:
+    """How far apart two cards are: the mean distance between their corners (the best of the
+    four ways of pairing them round), over the short side of ``b``."""
+    gap = min(float(np.hypot(*(np.roll(a, k, axis=0) - b).T).mean()) for k in range(4))
+    return gap / max(side_lengths(b)[0], 1e-9)
+
+
+def _card_shorts(detections: list[Detection], work: Work, params: ScannerParams) -> list[float]:
+    """The frame's card short side in work pixels, most likely first: calibration's, else the
+    median of the cards identified; with none identified, the median of the cards found and,
+    when it is ``size_spread`` larger, the largest of them.  Empty with none of these."""
+    if params.find.card_size_px is not None:
+        return [params.find.card_size_px[0] * work.scale]
+    named = [d for d in detections if d.card is not None]
+    shorts = [side_lengths(np.asarray(d.corners, np.float64))[0] * work.scale for d in named or detections]
+    if not shorts:
+        return []
+    median = float(np.median(shorts))
+    largest = max(shorts)
+    if not named and largest > median * (1.0 + params.covered.size_spread):
+        return [median, largest]
+    return [median]
+
+
+def _inside(point: FloatArray, quad: FloatArray) -> bool:
+    poly = quad.astype(np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
+
+
+def _filled(mask: Image) -> Image:
+    """``mask`` with its holes filled: the print on a card (its index, its pips) lies on the card."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, cv2.FILLED)
+    return out
+
+
+def _worth_reading(
+    proposal: CornerProposal,
+    short: float,
+    work: Work,
+    cards: Image,
+    named: list[FloatArray],
+    params: ScannerParams,
+) -> bool:
+    """Whether the index box of the card at ``proposal`` lies inside the image, on card pixels
+    (``cards``, work scale), holds print (``index_ink``), and has its centre outside every card
+    already identified (work pixels)."""
+    quad = card_quad(proposal, short, params.find.card_aspect)
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+    pts = quad[0] + _INDEX_GRID[:, :1] * across + _INDEX_GRID[:, 1:] * down
+    h, w = cards.shape[:2]
+    xs, ys = np.round(pts[:, 0]).astype(np.intp), np.round(pts[:, 1]).astype(np.intp)
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
+        return False
+    if float((cards[ys, xs] > 0).mean()) < params.covered.index_on_card:
+        return False
+    ink = quad[0] + _INK_GRID[:, :1] * across + _INK_GRID[:, 1:] * down
+    grey = work.grey[
+        np.clip(np.round(ink[:, 1]).astype(np.intp), 0, h - 1),
+        np.clip(np.round(ink[:, 0]).astype(np.intp), 0, w - 1),
+    ].astype(np.float64)
+    if float(np.median(grey) - grey.min()) < params.covered.index_ink:
+        return False
+    centre = pts.mean(axis=0)
+    return not any(_inside(centre, q) for q in named)
+
+
+def _fit_size(proposal: CornerProposal, short: float, work: Work, params: ScannerParams) -> FloatArray:
+    """The card at ``proposal`` (work pixels) whose size, of the ladder around ``short``, shows its
+    outline best on card pixels (the first such on a tie: the frame's size comes first)."""
+    steps = sorted(params.covered.size_steps, key=abs)
+    stack = np.stack([card_quad(proposal, short * (1.0 + s), params.find.card_aspect) for s in steps])
+    score = outline_shown(stack, work.edges) * on_cards(stack, work.union)
+    return np.asarray(stack[int(np.argmax(score))])
+
+
+def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
+    """Readings of one card whose cards lie within ``same`` (``_apart``) become one (the best scored,
+    counting the index corners read); of readings of different cards at one place (corners
+    closer than ``near`` of the card's short side) only the best scored is kept."""
+    kept: list[_Named] = []
+    for item in sorted(named, key=lambda n: -n.reading.score):
+        short = side_lengths(item.quad)[0]
+        for k, other in enumerate(kept):
+            if item.reading.card == other.reading.card and _apart(item.quad, other.quad) <= same:
+                far = float(np.hypot(*(item.corner - other.corner)))
+                opposite = far > 0.5 * side_lengths(other.quad)[0]
+                kept[k] = replace(other, corners_read=other.corners_read + int(opposite))
+                break
+            if float(np.hypot(*(item.quad[0] - other.quad[0]))) < near * short:
+                break
+        else:
+            kept.append(item)
+    return kept
+
+
+def read_covered(
+    frame: Image,
+    work: Work,
+    detections: list[Detection],
+    templates: Templates,
+    params: ScannerParams,
+    candidates: list[Card | None] | None = None,
+) -> list[Detection]:
+    """``detections`` with the covered cards named from their corners added, and found cards
+    that were not identified replaced where a corner names the card there.
+
+    ``candidates`` are, per detection, the card the identifier ranked first (named or not):
+    a corner that names another card than the one ranked first for a found card on nearly
+    the same outline (``same_card``) names nothing (two readings of one card that disagree).
+    A card read at both its index corners (its whole outline shows) is marked ``top``, as is
+    a card replacing a found card marked ``top``; other cards named from a corner are not on
+    top.
+    """
+    p = params.covered
+    if not p.enabled or p.max_reads == 0:
+        return detections
+    shorts = [s for s in _card_shorts(detections, work, params) if s > 0]
+    if not shorts:
+        return detections
+    identified = [np.asarray(d.corners, np.float64) * work.scale for d in detections if d.card is not None]
+    cards = _filled(work.union)
+    # only card pixels outside the cards identified can show another card's index
+    where = cards.copy()
+    for quad in identified:
+        cv2.fillConvexPoly(where, np.round(quad).astype(np.int32), 0)
+    # the thin rims that card pixels leave around an identified card's outline do not count
+    size = 2 * p.open_margin + 1
+    kernel = np.ones((size, size), np.uint8)
+    smallest = params.find.min_card_area * float(cards.shape[0] * cards.shape[1])
+    if cv2.countNonZero(cv2.erode(where, kernel)) < p.min_open * smallest:
+        return detections
+    near: Image = np.asarray(cv2.dilate(where, kernel), np.uint8)
+    proposals = corner_proposals(work, params.find, p, near)
+    reads = 0
+    named: list[_Named] = []
+    for proposal in proposals:
+        for short in shorts:
+            if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, identified, params):
+                continue
+            reads += 1
+            quad = card_quad(proposal, short, params.find.card_aspect)
+            reading = read_corner(frame, quad / work.scale, templates, params)
+            if reading.card is not None:
+                fitted = _fit_size(proposal, short, work, params)
+                named.append(_Named(fitted / work.scale, reading, proposal.point))
+                break
+    log.debug("covered: %d corners, %d read, %d named", len(proposals), reads, len(named))
+    if not named:
+        return detections
+    out = list(detections)
+    ranked = {id(d): c for d, c in zip(detections, candidates or [None] * len(detections), strict=True)}
+    for item in _merge(named, p.same_card, p.same_place):
+        card = item.reading.card
+        apart = [_apart(item.quad, np.asarray(d.corners, np.float64)) for d in out]
+        if any(a <= p.same_card and d.card is not None for a, d in zip(apart, out, strict=True)):
+            continue  # a card already identified is not replaced
+        if templates.deck is DeckKind.OKTRIS and any(d.card == card for d in out):
+            continue  # an Oktris deck holds every card once
+        # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
+        there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
+        if any(ranked.get(id(out[k])) not in (None, card) and apart[k] <= p.same_card for k in there):
+            continue  # the identifier ranked another card first on (nearly) this outline
+        detection = Detection(
+            card=card,
+            confidence=float(np.clip(item.reading.score, 0.0, 1.0)),
+            corners=_as_quad(item.quad),
+            top=item.corners_read > 1 or any(out[k].top for k in there),
+        )
+        out = [d for k, d in enumerate(out) if k not in there]
+        out.append(detection)
+    return out
+
+
+def _as_quad(quad: FloatArray) -> Quad:
+    (a, b, c, d) = ((float(x), float(y)) for x, y in quad)
+    return (a, b, c, d)

@@ -1,0 +1,178 @@
+"""Covered cards read from their corner index: corner proposals and corner reading on rendered fans."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from scanner.find_corners import CornerProposal, card_quad, corner_proposals
+from scanner.find_work import make_work
+from scanner.params import CoveredParams, FindParams, ScannerParams
+from scanner.scan import Scanner
+from scanner.scan_covered import read_corner, read_covered
+from scanner.scenes import Scene, SceneTruth, render
+from scanner.scenes_layout import fan, pile
+from scanner.templates import Templates
+from scanner.types import Image
+from scorer.cards import DeckKind, parse_card
+
+CARD_PX = 190.0
+"""Long side of a card in the rendered scenes (table pixels; the camera looks straight down)."""
+
+
+def _fan(seed: int, labels: tuple[str, ...]) -> tuple[Image, SceneTruth]:
+    rng = np.random.default_rng(seed)
+    cards = [parse_card(label, DeckKind.OKTRIS) for label in labels]
+    placed = fan(cards, (640.0, 400.0), float(rng.uniform(-20, 20)), CARD_PX, rng)
+    return render(Scene(cards=placed, card_px=CARD_PX), rng)
+
+
+@pytest.fixture(scope="module")
+def fanned() -> tuple[Image, SceneTruth]:
+    return _fan(7, ("3H", "8C", "5D", "AS", "7H"))
+
+
+@pytest.fixture(scope="module")
+def templates() -> Templates:
+    return Templates.builtin(DeckKind.OKTRIS)
+
+
+def _calibrated() -> ScannerParams:
+    """Parameters that know the card size, as calibration writes it."""
+    short = CARD_PX * 63.0 / 88.0
+    return ScannerParams(find=FindParams(card_size_px=(short, CARD_PX)))
+
+
+def _near(proposals: list[CornerProposal], corner: np.ndarray, across: np.ndarray, radius: float) -> bool:
+    return any(
+        float(np.hypot(*(p.point - corner))) <= radius and float(p.across @ across) >= 0.97 for p in proposals
+    )
+
+
+def test_corner_proposals_are_right_handed_square_frames(fanned: tuple[Image, SceneTruth]) -> None:
+    image, _ = fanned
+    p = ScannerParams()
+    proposals = corner_proposals(make_work(image, p.find), p.find, p.covered)
+    assert proposals
+    for q in proposals:
+        assert q.across[0] * q.down[1] - q.across[1] * q.down[0] == pytest.approx(1.0, abs=1e-6)
+        assert float(q.across @ q.down) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_the_index_corners_of_a_fans_top_card_are_proposed(fanned: tuple[Image, SceneTruth]) -> None:
+    image, truth = fanned
+    p = ScannerParams()
+    work = make_work(image, p.find)
+    proposals = corner_proposals(work, p.find, p.covered)
+    top = truth.cards[-1]
+    quad = np.asarray(top.corners, np.float64) * work.scale
+    short = float(np.hypot(*(quad[1] - quad[0])))
+    for corner in (quad, quad[[2, 3, 0, 1]]):
+        across = (corner[1] - corner[0]) / short
+        assert _near(proposals, corner[0], across, 0.1 * short)
+    # at the other two corners a frame along the short side would be mirrored: never proposed
+    for point, towards in ((quad[1], quad[0]), (quad[3], quad[2])):
+        mirrored = (towards - point) / short
+        assert not _near(proposals, point, mirrored, 0.1 * short)
+
+
+def test_card_quad_lays_the_card_out_clockwise_from_its_index_corner() -> None:
+    proposal = CornerProposal(
+        point=np.array([100.0, 50.0]),
+        across=np.array([0.0, 1.0]),
+        down=np.array([-1.0, 0.0]),
+        length_across=10.0,
+        length_down=10.0,
+    )
+    quad = card_quad(proposal, 40.0, 1.5)
+    assert quad.tolist() == [[100.0, 50.0], [100.0, 90.0], [40.0, 90.0], [40.0, 50.0]]
+    # clockwise in the image (y down): positive shoelace area
+    x, y = quad[:, 0], quad[:, 1]
+    assert float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) > 0
+
+
+def test_a_corner_is_read_upright_and_never_mirrored(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, truth = fanned
+    p = ScannerParams()
+    top = truth.cards[-1]
+    quad = np.asarray(top.corners, np.float64)
+    reading = read_corner(image, quad, templates, p)
+    assert reading.card == top.card
+    assert reading.margin >= p.covered.min_margin
+    # the same corner with its arms swapped (a left-handed frame) shows the index mirrored
+    mirrored = quad[[0, 3, 2, 1]]
+    assert read_corner(image, mirrored, templates, p).card != top.card
+    # a corner without an index (top right) names nothing
+    assert read_corner(image, quad[[1, 2, 3, 0]], templates, p).card is None
+
+
+def test_covered_fan_cards_are_named_from_their_corners_alone(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, truth = fanned
+    p = _calibrated()
+    work = make_work(image, p.find)
+    named = read_covered(image, work, [], templates, p)
+    assert len(named) >= len(truth.cards) - 1
+    for d in named:
+        assert d.card is not None
+        match = [c for c in truth.cards if c.card == d.card]
+        assert match, d.card
+        true_quad = np.asarray(match[0].corners, np.float64)
+        found = np.asarray(d.corners, np.float64)
+        # read at either index corner: the quad starts at that corner
+        gap = min(float(np.hypot(*(np.roll(found, k, axis=0) - true_quad).T).mean()) for k in (0, 2))
+        assert gap < 0.25 * CARD_PX * 63.0 / 88.0, (d.card, gap)
+    # the top card shows both its index corners: read at both, it is the one marked on top
+    tops = [d.card for d in named if d.top]
+    assert tops == [next(c.card for c in truth.cards if c.top)]
+
+
+def test_covered_reading_off_changes_nothing(fanned: tuple[Image, SceneTruth], templates: Templates) -> None:
+    image, _ = fanned
+    p = _calibrated()
+    off = replace(p, covered=CoveredParams(enabled=False))
+    assert read_covered(image, make_work(image, off.find), [], templates, off) == []
+
+
+def test_scanner_names_more_fan_cards_with_corner_reading_and_none_wrongly() -> None:
+    image, truth = _fan(11, ("2S", "6H", "4C", "8D", "3S", "5H"))
+    base = ScannerParams()
+    without = Scanner(DeckKind.OKTRIS, params=replace(base, covered=CoveredParams(enabled=False))).scan(image)
+    with_corners = Scanner(DeckKind.OKTRIS, params=base).scan(image)
+    cards = {c.card for c in truth.cards}
+    named_with = [d.card for d in with_corners.detections if d.card is not None]
+    named_without = [d.card for d in without.detections if d.card is not None]
+    assert all(c in cards for c in named_with)
+    assert len(set(named_with)) > len(set(named_without))
+
+
+def test_covered_params_are_validated() -> None:
+    with pytest.raises(ValueError, match=r"covered\.min_margin"):
+        CoveredParams(min_margin=-1.0)
+    with pytest.raises(ValueError, match=r"covered\.size_steps"):
+        CoveredParams(size_steps=())
+    with pytest.raises(ValueError, match=r"covered\.enabled"):
+        CoveredParams(enabled=1)  # type: ignore[arg-type]
+
+
+def test_a_pile_read_from_corners_names_only_its_own_cards_where_they_lie(templates: Templates) -> None:
+    rng = np.random.default_rng(5)
+    labels = ("4S", "7D", "AC", "6H")
+    cards = [parse_card(label, DeckKind.OKTRIS) for label in labels]
+    image, truth = render(Scene(cards=pile(cards, (640.0, 360.0), CARD_PX, rng), card_px=CARD_PX), rng)
+    p = _calibrated()
+    named = read_covered(image, make_work(image, p.find), [], templates, p)
+    assert named
+    short = CARD_PX * 63.0 / 88.0
+    for d in named:
+        match = [c for c in truth.cards if c.card == d.card]
+        assert match, d.card
+        found = np.asarray(d.corners, np.float64)
+        true_quad = np.asarray(match[0].corners, np.float64)
+        gap = min(float(np.hypot(*(np.roll(found, k, axis=0) - true_quad).T).mean()) for k in range(4))
+        assert gap < 0.25 * short, (d.card, gap)
