@@ -67,11 +67,38 @@ def test_a_learned_set_reads_new_shots_of_the_same_deck(tmp_path: Path) -> None:
     labels = write_set(tmp_path, photos)
     report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "out")
     loaded = Templates.load(report.folder, DeckKind.OKTRIS)
-    assert set(loaded.cards) == set(cards)
+    # the photographed cards, and the cards composed of their ranks and suits (5H: the 5D's
+    # rank, the 3H's or 2H's heart; 4x and 6x: no 4 or 6 photographed, so none)
+    assert set(loaded.cards) == set(cards) | set(report.composed)
+    assert not set(cards) & set(report.composed)
+    assert {StdCard.parse(t) for t in ("5H", "AH", "7S", "3C")} <= set(report.composed)
+    assert not any(isinstance(c, StdCard) and c.rank in (4, 6) for c in report.composed)
     assert all(len(r.kept) == 3 and not r.rejected for r in report.cards)
-    for card in cards:
+    for card in [*cards, *report.composed]:
         answer = identify(shot(card, rng), loaded, PARAMS.identify)
         assert answer.card == card, f"{card}: {answer}"
+
+
+def test_a_cut_out_unlike_the_other_cards_of_its_suit_and_rank_is_dropped(tmp_path: Path) -> None:
+    rng = np.random.default_rng(11)
+    blots = np.full((CARD_HEIGHT, CARD_WIDTH, 3), 215, np.uint8)  # dark blots on paper: no card
+    for _ in range(14):
+        centre = (int(rng.integers(0, CARD_WIDTH)), int(rng.integers(0, CARD_HEIGHT)))
+        cv2.circle(blots, centre, int(rng.integers(8, 22)), (60, 60, 60), -1)
+    blots = np.asarray(cv2.GaussianBlur(blots, (0, 0), 2), dtype=np.uint8)
+    photos: list[tuple[str, Image | bytes]] = [
+        (label, shot(StdCard.parse(label), rng)) for label in ("AS", "8S", "7C", "3D")
+    ]
+    photos.append(("7S", blots))
+    report = learn_templates(write_set(tmp_path, photos), DeckKind.OKTRIS, tmp_path / "out")
+    reasons = {path.name: why for path, why in report.skipped}
+    # the blots match neither the spades (which match each other) nor the 7C; the 7C, whose
+    # only peer is the blots, is kept
+    assert set(reasons) == {"004.png"}, reasons
+    assert "matches no other card of its suit or rank" in reasons["004.png"]
+    assert [str(r.card) for r in report.cards] == ["AS", "8S", "7C", "3D"]
+    # the 7S is composed instead, from the 7C's rank and the spades' suit
+    assert StdCard.parse("7S") in report.composed
 
 
 def test_one_bad_photo_cannot_spoil_a_card(tmp_path: Path) -> None:
