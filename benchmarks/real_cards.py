@@ -20,7 +20,9 @@ learned from flipped copies (what a mirrored camera source delivers once it
 flips its frames).  Per single-card kind it prints how many
 photos read right (their card named), wrong (another card named) and not at
 all, and the same among the photos whose card got a template learned from its
-photos and among those whose template was composed from learned parts; over
+photos and among those whose template was composed from learned parts (and,
+on the learning half alone, how each learned card reads when its template is
+composed from the others instead); over
 the scenes, recall and precision over the visible A-8 cards (9-K in a scene
 are not counted as visible; naming one is a wrong reading).  Then the median
 time per card of identification alone (``identify`` on the found cards).
@@ -43,6 +45,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.template_combine import CombineParams, compose_missing
 from calibration.templates import LearnReport, learn_templates
 from scanner.find import find_cards, warp_card
 from scanner.identify import identify
@@ -310,6 +313,25 @@ def contact_sheets(folder: Path, path: Path, tile: int = 240, columns: int = 8) 
     return counts
 
 
+def composed_leave_one_out(report: LearnReport, templates: Templates) -> dict[str, int]:
+    """Composition checked on the learning half alone: each card learned from a photo is
+    composed from the other learned cards, and its own learned template is read against the
+    others plus the composed one; counts of right, wrong, not named, and not composable."""
+    identify_params = ScannerParams().identify
+    learned = {c.card: templates.faces[c.card][0] for c in report.cards if c.card in templates.faces}
+    out = {"right": 0, "wrong": 0, "none": 0, "not_composed": 0}
+    for card, face in learned.items():
+        others = {c: f for c, f in learned.items() if c != card}
+        composed = compose_missing(others, [card], identify_params, CombineParams())
+        if card not in composed:
+            out["not_composed"] += 1
+            continue
+        faces = {**{c: (f,) for c, f in others.items()}, card: (composed[card],)}
+        named = identify(face, Templates(DeckKind.OKTRIS, faces), identify_params).card
+        out["right" if named == card else "none" if named is None else "wrong"] += 1
+    return out
+
+
 def run(folder: Path) -> dict[str, object]:
     """Learn, evaluate and time; every figure in one dictionary."""
     with tempfile.TemporaryDirectory(prefix="octotable-real-") as tmp:
@@ -319,6 +341,7 @@ def run(folder: Path) -> dict[str, object]:
         "learned_cards": len(report.cards),
         "learned_templates": len(templates),
         "composed_cards": [str(card) for card in report.composed],
+        "composed_leave_one_out": composed_leave_one_out(report, templates),
         "rejected_photos": sum(len(c.rejected) for c in report.cards),
         "skipped_photos": [f"{p.name}: {why}" for p, why in report.skipped],
         "learning": learning_by_kind(folder, report),
@@ -357,6 +380,12 @@ def main(argv: list[str] | None = None) -> int:
     composed = figures["composed_cards"]
     assert isinstance(composed, list)
     print(f"composed from learned parts: {len(composed)} cards ({' '.join(composed) or 'none'})")
+    loo = figures["composed_leave_one_out"]
+    assert isinstance(loo, dict)
+    print(
+        f"composition, leave-one-out on the learning half: right {loo['right']}, wrong {loo['wrong']}, "
+        f"none {loo['none']}, not composable {loo['not_composed']}"
+    )
     learning = figures["learning"]
     assert isinstance(learning, dict)
     for kind, f in learning.items():
