@@ -88,6 +88,9 @@ class CombineParams:
     learned rank and suit parts of other cards (see the module docstring, step 4)."""
     ink_quantile: float = 0.1
     """Fraction of the darkest pixels of the index areas of one colour taken as that colour's ink."""
+    symbol_margin: int = 3
+    """Paper (canonical pixels) kept round a composed card's suit symbol when it is taken from
+    another card (the rest of that card's corner is painted over)."""
     seam_search: int = 10
     """How far (canonical pixels) from where the identifier expects it the row between a
     corner index's rank and suit symbol is looked for, when a card is composed."""
@@ -105,12 +108,13 @@ class CombineParams:
             "seam_ramp": (1, 40),
             "ink_quantile": (0.01, 0.5),
             "seam_search": (1, 20),
+            "symbol_margin": (0, 20),
         }
         for name, (low, high) in checks.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
                 raise ValueError(f"CombineParams.{name} must be in [{low}, {high}], got {value!r}")
-        for name in ("seam_ramp", "seam_search"):
+        for name in ("seam_ramp", "seam_search", "symbol_margin"):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"CombineParams.{name} must be an integer, got {getattr(self, name)!r}")
 
@@ -290,9 +294,9 @@ def _seam(ink: FloatImage, identify: IdentifyParams, params: CombineParams) -> i
     return low + int(np.argmin(profile))
 
 
-def _pip_centre(ink: FloatImage, seam: int, identify: IdentifyParams) -> tuple[float, float] | None:
-    """The centre of the box round the suit symbol under ``seam`` (the largest blot of ink
-    there); ``None`` on blank paper."""
+def _pip_box(ink: FloatImage, seam: int, identify: IdentifyParams) -> tuple[int, int, int, int] | None:
+    """``(x0, y0, x1, y1)``: the box round the suit symbol under ``seam`` (the largest blot of
+    ink there); ``None`` on blank paper."""
     suit = identify.index_suit_region
     area = np.asarray(ink[seam : suit.y1 + suit.height // 4, : suit.x1] > 0.35, dtype=np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(area, connectivity=8)
@@ -300,7 +304,11 @@ def _pip_centre(ink: FloatImage, seam: int, identify: IdentifyParams) -> tuple[f
         return None
     blot = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     x, y, w, h = (int(stats[blot, k]) for k in (0, 1, 2, 3))
-    return x + w / 2.0, seam + y + h / 2.0
+    return x, seam + y, x + w, seam + y + h
+
+
+def _centre(box: tuple[int, int, int, int]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0
 
 
 def _with_suit(
@@ -316,9 +324,10 @@ def _with_suit(
     body's paper there; ``None`` when the body or every donor shows no suit symbol there."""
     body_ink = _ink(body)
     body_seam = _seam(body_ink, identify, params)
-    to = _pip_centre(body_ink, body_seam, identify)
-    if to is None:
+    body_box = _pip_box(body_ink, body_seam, identify)
+    if body_box is None:
         return None
+    to = _centre(body_box)
     suit = identify.index_suit_region
     ramp = float(params.seam_ramp)
     rows = np.arange(body.shape[0], dtype=np.float32)[:, None]
@@ -334,15 +343,19 @@ def _with_suit(
     reach = suit.x1 + params.seam_ramp
     symbols: list[FloatImage] = []
     for donor in donors:
-        donor_seam = _seam(_ink(donor), identify, params)
-        source = _pip_centre(_ink(donor), donor_seam, identify)
-        if source is None:
+        box = _pip_box(_ink(donor), _seam(_ink(donor), identify, params), identify)
+        if box is None:
             continue
-        if in_place:
-            donor_seam, source = body_seam, to
-        # only the donor's suit symbol: its rank glyph above the seam painted over with its paper
+        source = to if in_place else _centre(box)
+        # only the donor's suit symbol: the rest of its corner (its rank glyph, the edge of a
+        # big pip beside the index) painted over with its paper
         symbol = donor.copy()
-        symbol[:donor_seam, :reach] = np.percentile(donor[donor_seam : suit.y1, :reach], 75, axis=(0, 1))
+        symbol[: bottom + params.seam_ramp, :reach] = np.percentile(
+            donor[box[1] : box[3], :reach], 75, axis=(0, 1)
+        )
+        x0, y0 = max(0, box[0] - params.symbol_margin), max(0, box[1] - params.symbol_margin)
+        x1, y1 = box[2] + params.symbol_margin, box[3] + params.symbol_margin
+        symbol[y0:y1, x0:x1] = donor[y0:y1, x0:x1]
         shift = np.array([[1.0, 0.0, to[0] - source[0]], [0.0, 1.0, to[1] - source[1]]], dtype=np.float64)
         size = (donor.shape[1], donor.shape[0])
         moved = np.asarray(
