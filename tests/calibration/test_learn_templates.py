@@ -15,7 +15,7 @@ from scanner.faces import render_face
 from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
 from scanner.params import ScannerParams
-from scanner.templates import Templates
+from scanner.templates import TemplateError, Templates
 from scanner.types import Image
 from scorer.cards import Card, DeckKind, OctoCard, StdCard
 from webui.cli import main
@@ -213,6 +213,23 @@ def test_a_card_is_cut_out_of_a_table_photo(tmp_path: Path) -> None:
     assert identify(face(card), learned, PARAMS.identify).confidence > 0.7
 
 
+def test_of_several_outlines_the_one_showing_a_card_face_is_learned(tmp_path: Path) -> None:
+    rng = np.random.default_rng(12)
+    card = StdCard.parse("7D")
+    table = np.full((700, 1000, 3), (40, 70, 30), np.uint8)
+    cv2.rectangle(table, (40, 60), (330, 470), (225, 225, 225), -1)  # a larger blank card: a sheet
+    small = cv2.resize(face(card), (180, 252))
+    table[300:552, 600:780] = small
+    table = np.clip(table + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
+    labels = write_set(tmp_path, [("7D", table)])
+    with pytest.raises(TemplateError, match="nothing to learn"):  # the largest alone: the blank sheet
+        learn_templates(labels, DeckKind.OKTRIS, tmp_path / "a", learn=LearnParams(candidates=1))
+    report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "b")
+    assert not report.skipped and [r.card for r in report.cards] == [card]
+    learned = Templates.load(report.folder)
+    assert identify(face(card), learned, PARAMS.identify).card == card
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -239,6 +256,10 @@ def test_learning_parameters_are_validated() -> None:
         LearnParams(templates_per_card=0)
     with pytest.raises(ValueError, match="min_agreement"):
         LearnParams(min_agreement=2.0)
+    with pytest.raises(ValueError, match="candidates"):
+        LearnParams(candidates=0)
+    with pytest.raises(ValueError, match="min_peer_part"):
+        LearnParams(min_peer_part=2.0)
     with pytest.raises(ValueError, match="min_likeness"):
         LearnParams(min_likeness=1.5)
     with pytest.raises(ValueError, match="min_contrast"):
