@@ -44,12 +44,12 @@ def test_phone_photos_of_one_card_floor(figures: dict[str, Any]) -> None:
     phone = figures["kinds"]["single_phone_table"]
     assert phone["photos"] == 32
     assert phone["right_pct"] >= 45.0, phone
-    assert phone["wrong_pct"] <= 5.0, phone
+    assert phone["wrong"] <= 1, phone
     assert phone["learned_wrong"] == 0, phone
 
 
 def test_cards_without_a_learning_photo_are_composed_and_read(figures: dict[str, Any]) -> None:
-    assert len(figures["composed_cards"]) >= 8, figures["composed_cards"]
+    assert len(figures["composed_cards"]) >= 10, figures["composed_cards"]
     phone = figures["kinds"]["single_phone_table"]
     assert phone["composed_right"] >= 2, phone
     assert phone["composed_wrong"] <= 1, phone
