@@ -283,6 +283,20 @@ def test_calibrate_templates_command_writes_a_folder_scan_can_use(
         assert identify(shot(card, rng), learned, PARAMS.identify).card == card
 
 
+def test_calibrate_templates_command_names_the_composed_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(13)
+    labels = write_set(tmp_path, [(label, shot(StdCard.parse(label), rng)) for label in ("5H", "AD")])
+    out = str(tmp_path / "learned")
+    assert (
+        main(["calibrate", "templates", "--deck", "oktris", "--labels", labels.as_posix(), "--out", out]) == 1
+    )
+    printed = capsys.readouterr().out
+    assert "composed from learned parts: AH 5D" in printed, printed
+    assert "no template for" in printed and " 5D" not in printed.split("no template for")[1]
+
+
 def test_calibrate_templates_command_reports_missing_cards_and_bad_labels(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
