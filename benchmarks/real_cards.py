@@ -19,7 +19,10 @@ webcam's selfie view): they are scanned with ``FindParams.mirrored``, and
 learned from flipped copies (what a mirrored camera source delivers once it
 flips its frames).  Per single-card kind it prints how many
 photos read right (their card named), wrong (another card named) and not at
-all, and the same among the photos whose card got a learned template; over
+all, and the same among the photos whose card got a template learned from its
+photos and among those whose template was composed from learned parts (and,
+on the learning half alone, how each learned card reads when its template is
+composed from the others instead); over
 the scenes, recall and precision over the visible A-8 cards (9-K in a scene
 are not counted as visible; naming one is a wrong reading).  Then the median
 time per card of identification alone (``identify`` on the found cards).
@@ -42,6 +45,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.template_combine import CombineParams, compose_missing
 from calibration.templates import LearnReport, learn_templates
 from scanner.find import find_cards, warp_card
 from scanner.identify import identify
@@ -131,6 +135,10 @@ class Tally:
     """Photos whose card has a learned template."""
     learned_right: int = 0
     learned_wrong: int = 0
+    composed: int = 0
+    """Photos whose card's template was composed from learned parts (no photo of it learned)."""
+    composed_right: int = 0
+    composed_wrong: int = 0
     visible: int = 0
     named: int = 0
     named_right: int = 0
@@ -156,6 +164,9 @@ class Tally:
             "learned": self.learned,
             "learned_right": self.learned_right,
             "learned_wrong": self.learned_wrong,
+            "composed": self.composed,
+            "composed_right": self.composed_right,
+            "composed_wrong": self.composed_wrong,
             "wrong_examples": self.wrong_examples,
         }
 
@@ -186,7 +197,9 @@ def learning_by_kind(folder: Path, report: LearnReport) -> dict[str, dict[str, i
     kinds = {row.path.name: row.kind for row in learn_rows}
     out: dict[str, dict[str, int]] = {}
     for row in learn_rows:
-        out.setdefault(row.kind, {"photos": 0, "kept": 0, "rejected": 0, "no_card": 0, "no_face": 0})
+        out.setdefault(
+            row.kind, {"photos": 0, "kept": 0, "rejected": 0, "no_card": 0, "no_face": 0, "unlike": 0}
+        )
         out[row.kind]["photos"] += 1
     for card in report.cards:
         for path in card.kept:
@@ -194,12 +207,16 @@ def learning_by_kind(folder: Path, report: LearnReport) -> dict[str, dict[str, i
         for path in card.rejected:
             out[kinds[path.name]]["rejected"] += 1
     for path, why in report.skipped:
-        out[kinds[path.name]]["no_card" if why == "no card found" else "no_face"] += 1
+        reason = "no_card" if why == "no card found" else "unlike" if "matches no other" in why else "no_face"
+        out[kinds[path.name]][reason] += 1
     return out
 
 
-def evaluate(folder: Path, templates: Templates) -> dict[str, dict[str, float | int | list[str]]]:
-    """Scan the test set with ``templates``; figures per kind."""
+def evaluate(
+    folder: Path, templates: Templates, composed: frozenset[Card] = frozenset()
+) -> dict[str, dict[str, float | int | list[str]]]:
+    """Scan the test set with ``templates``; figures per kind (``composed``: the cards whose
+    template was composed from learned parts, counted apart from the learned ones)."""
     _, test_rows = split(read_rows(folder))
     scanners = {
         kind: Scanner(DeckKind.OKTRIS, templates=templates, params=params_for(kind)) for kind in SINGLE_KINDS
@@ -216,10 +233,14 @@ def evaluate(folder: Path, templates: Templates) -> dict[str, dict[str, float | 
         tally.photos += 1
         if row.kind in SINGLE_KINDS:
             others = named - {row.label}
-            has_template = row.label in templates.faces
+            right = not others and row.label in named
+            has_template = row.label in templates.faces and row.label not in composed
             tally.learned += has_template
-            tally.learned_right += has_template and not others and row.label in named
+            tally.learned_right += has_template and right
             tally.learned_wrong += has_template and bool(others)
+            tally.composed += row.label in composed
+            tally.composed_right += row.label in composed and right
+            tally.composed_wrong += row.label in composed and bool(others)
             if others:
                 tally.wrong += 1
                 tally.wrong_examples.append(
@@ -292,6 +313,25 @@ def contact_sheets(folder: Path, path: Path, tile: int = 240, columns: int = 8) 
     return counts
 
 
+def composed_leave_one_out(report: LearnReport, templates: Templates) -> dict[str, int]:
+    """Composition checked on the learning half alone: each card learned from a photo is
+    composed from the other learned cards, and its own learned template is read against the
+    others plus the composed one; counts of right, wrong, not named, and not composable."""
+    identify_params = ScannerParams().identify
+    learned = {c.card: templates.faces[c.card][0] for c in report.cards if c.card in templates.faces}
+    out = {"right": 0, "wrong": 0, "none": 0, "not_composed": 0}
+    for card, face in learned.items():
+        others = {c: f for c, f in learned.items() if c != card}
+        composed = compose_missing(others, [card], identify_params, CombineParams())
+        if card not in composed:
+            out["not_composed"] += 1
+            continue
+        faces = {**{c: (f,) for c, f in others.items()}, card: (composed[card],)}
+        named = identify(face, Templates(DeckKind.OKTRIS, faces), identify_params).card
+        out["right" if named == card else "none" if named is None else "wrong"] += 1
+    return out
+
+
 def run(folder: Path) -> dict[str, object]:
     """Learn, evaluate and time; every figure in one dictionary."""
     with tempfile.TemporaryDirectory(prefix="octotable-real-") as tmp:
@@ -300,10 +340,12 @@ def run(folder: Path) -> dict[str, object]:
     return {
         "learned_cards": len(report.cards),
         "learned_templates": len(templates),
+        "composed_cards": [str(card) for card in report.composed],
+        "composed_leave_one_out": composed_leave_one_out(report, templates),
         "rejected_photos": sum(len(c.rejected) for c in report.cards),
         "skipped_photos": [f"{p.name}: {why}" for p, why in report.skipped],
         "learning": learning_by_kind(folder, report),
-        "kinds": evaluate(folder, templates),
+        "kinds": evaluate(folder, templates, frozenset(report.composed)),
         "identify_ms_median": identify_ms(folder, templates),
     }
 
@@ -335,12 +377,22 @@ def main(argv: list[str] | None = None) -> int:
         f"({figures['rejected_photos']} photos rejected as outliers, "
         f"{len(figures['skipped_photos'])} without a card found)"  # type: ignore[arg-type]
     )
+    composed = figures["composed_cards"]
+    assert isinstance(composed, list)
+    print(f"composed from learned parts: {len(composed)} cards ({' '.join(composed) or 'none'})")
+    loo = figures["composed_leave_one_out"]
+    assert isinstance(loo, dict)
+    print(
+        f"composition, leave-one-out on the learning half: right {loo['right']}, wrong {loo['wrong']}, "
+        f"none {loo['none']}, not composable {loo['not_composed']}"
+    )
     learning = figures["learning"]
     assert isinstance(learning, dict)
     for kind, f in learning.items():
         print(
             f"learning {kind:24s} photos {f['photos']:3d}  templates {f['kept']:3d}  "
-            f"outliers {f['rejected']:3d}  no card {f['no_card']:3d}  no face seen {f['no_face']:3d}"
+            f"outliers {f['rejected']:3d}  no card {f['no_card']:3d}  no face seen {f['no_face']:3d}  "
+            f"unlike its suit and rank {f['unlike']:3d}"
         )
     kinds = figures["kinds"]
     assert isinstance(kinds, dict)
@@ -355,7 +407,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{kind:24s} photos {f['photos']:3d}  right {f['right']:3d} ({f['right_pct']:5.1f}%)  "
                 f"wrong {f['wrong']:3d} ({f['wrong_pct']:4.1f}%)  none {f['none']:3d}  "
                 f"| of {f['learned']} with a learned template: right {f['learned_right']}, "
-                f"wrong {f['learned_wrong']}"
+                f"wrong {f['learned_wrong']} | of {f['composed']} composed: right {f['composed_right']}, "
+                f"wrong {f['composed_wrong']}"
             )
     print(f"identify: median {figures['identify_ms_median']:.3f} ms per found card")
     return 0

@@ -25,12 +25,19 @@ one.  Three steps take those differences away:
    area the mean over the suit (each in its own paper colour).  Then two
    cards of a suit differ only where their ranks differ, as the shipped
    templates do.
+4. **Compose the missing** (standard cards, ``compose_missing``): a card of the
+   deck without any capture gets a template made of learned parts: its rank
+   (the whole face around it, which lays out that rank's pips) from a card of
+   its rank and colour, or from a card of its rank in the other colour with the
+   ink recoloured; the suit symbols of its two corner indices from a card of its
+   suit, moved onto the rank card's symbols by their ink.  A card whose rank or
+   suit nobody captured stays without a template.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -38,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
-from scanner.templates import TemplateError, Templates
+from scanner.templates import TemplateError, Templates, expected_cards
 from scanner.types import Image
 from scorer.cards import Card, DeckKind, StdCard
 
@@ -76,6 +83,18 @@ class CombineParams:
     area among the cards of a suit (only between templates that took the shipped geometry)."""
     seam_ramp: int = 6
     """Height (canonical pixels) over which the rank area fades into the suit area."""
+    compose_missing: bool = True
+    """Standard cards: compose a template for every card of the deck without a capture from the
+    learned rank and suit parts of other cards (see the module docstring, step 4)."""
+    ink_quantile: float = 0.1
+    """Fraction of the darkest pixels of the index areas of one colour taken as that colour's ink."""
+    symbol_margin: int = 3
+    """Paper (canonical pixels) kept round a composed card's suit symbol when it is taken from
+    another card (the rest of that card's corner is painted over)."""
+    seam_search: int = 10
+    """How far (canonical pixels) from where the identifier expects it the row between a
+    corner index's rank and suit symbol is looked for, when a card is composed."""
+    """Fraction of the darkest pixels of the index areas of one colour taken as that colour's ink."""
 
     def __post_init__(self) -> None:
         checks = {
@@ -87,13 +106,17 @@ class CombineParams:
             "max_shift": (0.0, 100.0),
             "max_warp": (0.0, 1.0),
             "seam_ramp": (1, 40),
+            "ink_quantile": (0.01, 0.5),
+            "seam_search": (1, 20),
+            "symbol_margin": (0, 20),
         }
         for name, (low, high) in checks.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
                 raise ValueError(f"CombineParams.{name} must be in [{low}, {high}], got {value!r}")
-        if not isinstance(self.seam_ramp, int):
-            raise ValueError(f"CombineParams.seam_ramp must be an integer, got {self.seam_ramp!r}")
+        for name in ("seam_ramp", "seam_search", "symbol_margin"):
+            if not isinstance(getattr(self, name), int):
+                raise ValueError(f"CombineParams.{name} must be an integer, got {getattr(self, name)!r}")
 
 
 def _grey(image: Image, blur: float) -> FloatImage:
@@ -197,6 +220,19 @@ def paper_colour(image: Image) -> FloatImage:
     return np.asarray(np.maximum(np.median(strip, axis=0), 1.0), dtype=np.float32)
 
 
+def _index_area(identify: IdentifyParams, params: CombineParams) -> tuple[int, int, FloatImage]:
+    """The corner area the identifier may look at (``x1``, ``y1``: with its search range and
+    largest template size) and, per row of it, the weight of the suit area against the rank's."""
+    rank, suit = identify.index_rank_region, identify.index_suit_region
+    largest = max(identify.template_scales)
+    x1 = min(CARD_WIDTH, round(max(rank.x1, suit.x1) * largest) + identify.search_px)
+    y1 = min(CARD_HEIGHT, round(suit.y1 * largest) + identify.search_px)
+    seam = (rank.y1 + suit.y0) / 2.0
+    rows = np.arange(y1, dtype=np.float32)[:, None, None]
+    to_suit = np.clip((rows - (seam - params.seam_ramp / 2.0)) / params.seam_ramp, 0.0, 1.0)
+    return x1, y1, np.asarray(to_suit, dtype=np.float32)
+
+
 def share_parts(
     faces: Mapping[Card, Image], shared: set[Card], identify: IdentifyParams, params: CombineParams
 ) -> dict[Card, Image]:
@@ -204,14 +240,7 @@ def share_parts(
     cards that print the same parts: its rank area from the cards of its rank and colour, its
     suit area from the cards of its suit (both among ``shared``), each image taken relative to
     its own paper colour and the result put back in the card's own."""
-    rank, suit = identify.index_rank_region, identify.index_suit_region
-    largest = max(identify.template_scales)
-    # the area the identifier may look at, with its search range and largest template size
-    x1 = min(CARD_WIDTH, round(max(rank.x1, suit.x1) * largest) + identify.search_px)
-    y1 = min(CARD_HEIGHT, round(suit.y1 * largest) + identify.search_px)
-    seam = (rank.y1 + suit.y0) / 2.0
-    rows = np.arange(y1, dtype=np.float32)[:, None, None]
-    to_suit = np.clip((rows - (seam - params.seam_ramp / 2.0)) / params.seam_ramp, 0.0, 1.0)
+    x1, y1, to_suit = _index_area(identify, params)
     cards = [c for c in faces if c in shared and isinstance(c, StdCard)]
     relative = {c: faces[c][:y1, :x1].astype(np.float32) / paper_colour(faces[c]) for c in cards}
     out = dict(faces)
@@ -230,6 +259,174 @@ def share_parts(
     return out
 
 
+def ink_colour(relative: Sequence[FloatImage], quantile: float) -> FloatImage | None:
+    """The colour of the ink (relative to the paper, per channel) of index areas printed in one
+    colour: the median colour of their darkest ``quantile`` of pixels; ``None`` without any."""
+    if not relative:
+        return None
+    pixels = np.concatenate([r.reshape(-1, 3) for r in relative])
+    grey = pixels.mean(axis=1)
+    dark = pixels[grey <= np.quantile(grey, quantile)]
+    return np.asarray(np.median(dark, axis=0), dtype=np.float32)
+
+
+def recolour(relative: FloatImage, source_ink: FloatImage, target_ink: FloatImage) -> FloatImage:
+    """An image relative to its paper, its ink of colour ``source_ink`` printed in ``target_ink``
+    instead: each pixel's share of ink (its departure from the paper along the source ink's
+    colour) laid on in the target ink's colour."""
+    away = 1.0 - source_ink
+    share = np.clip(((1.0 - relative) @ away) / max(float(away @ away), 1e-6), 0.0, 1.0)
+    return np.asarray(1.0 - share[..., None] * (1.0 - target_ink), dtype=np.float32)
+
+
+def _ink(relative: FloatImage) -> FloatImage:
+    """How much ink each pixel of an image relative to its paper carries (0 paper, 1 full ink)."""
+    return np.asarray(np.clip(1.0 - relative.min(axis=2), 0.0, 1.0), dtype=np.float32)
+
+
+def _seam(ink: FloatImage, identify: IdentifyParams, params: CombineParams) -> int:
+    """The row between the rank and the suit symbol of a corner index: the row of least ink
+    within ``seam_search`` rows of where the identifier expects it."""
+    rank, suit = identify.index_rank_region, identify.index_suit_region
+    expected = round((rank.y1 + suit.y0) / 2.0)
+    low, high = expected - params.seam_search, expected + params.seam_search + 1
+    profile = ink[low:high, : suit.x1].sum(axis=1)
+    return low + int(np.argmin(profile))
+
+
+def _pip_box(ink: FloatImage, seam: int, identify: IdentifyParams) -> tuple[int, int, int, int] | None:
+    """``(x0, y0, x1, y1)``: the box round the suit symbol under ``seam`` (the largest blot of
+    ink there); ``None`` on blank paper."""
+    suit = identify.index_suit_region
+    area = np.asarray(ink[seam : suit.y1 + suit.height // 4, : suit.x1] > 0.35, dtype=np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(area, connectivity=8)
+    if count < 2:
+        return None
+    blot = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(stats[blot, k]) for k in (0, 1, 2, 3))
+    return x, seam + y, x + w, seam + y + h
+
+
+def _centre(box: tuple[int, int, int, int]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0
+
+
+def _with_suit(
+    body: FloatImage,
+    donors: Sequence[FloatImage],
+    identify: IdentifyParams,
+    params: CombineParams,
+    in_place: bool = False,
+) -> FloatImage | None:
+    """``body`` (relative to its paper) with the suit symbol of its top-left corner index
+    replaced by the mean of the ``donors``' symbols, each moved so its box meets the body's
+    symbol's box (``in_place``: not moved, all took the shipped geometry) and brought to the
+    body's paper there; ``None`` when the body or every donor shows no suit symbol there."""
+    body_ink = _ink(body)
+    body_seam = _seam(body_ink, identify, params)
+    body_box = _pip_box(body_ink, body_seam, identify)
+    if body_box is None:
+        return None
+    to = _centre(body_box)
+    suit = identify.index_suit_region
+    ramp = float(params.seam_ramp)
+    rows = np.arange(body.shape[0], dtype=np.float32)[:, None]
+    cols = np.arange(body.shape[1], dtype=np.float32)[None, :]
+    bottom = suit.y1 + suit.height // 4
+    weight = (
+        np.clip((rows - (body_seam - ramp / 2.0)) / ramp, 0.0, 1.0)
+        * np.clip((bottom - rows) / ramp, 0.0, 1.0)
+        * np.clip((suit.x1 + ramp - cols) / ramp, 0.0, 1.0)
+    )[..., None]
+    inside = weight[..., 0] > 0.5
+    paper = np.percentile(body[inside], 75, axis=0)
+    reach = suit.x1 + params.seam_ramp
+    symbols: list[FloatImage] = []
+    for donor in donors:
+        box = _pip_box(_ink(donor), _seam(_ink(donor), identify, params), identify)
+        if box is None:
+            continue
+        source = to if in_place else _centre(box)
+        # only the donor's suit symbol: the rest of its corner (its rank glyph, the edge of a
+        # big pip beside the index) painted over with its paper
+        symbol = donor.copy()
+        symbol[: bottom + params.seam_ramp, :reach] = np.percentile(
+            donor[box[1] : box[3], :reach], 75, axis=(0, 1)
+        )
+        x0, y0 = max(0, box[0] - params.symbol_margin), max(0, box[1] - params.symbol_margin)
+        x1, y1 = box[2] + params.symbol_margin, box[3] + params.symbol_margin
+        symbol[y0:y1, x0:x1] = donor[y0:y1, x0:x1]
+        shift = np.array([[1.0, 0.0, to[0] - source[0]], [0.0, 1.0, to[1] - source[1]]], dtype=np.float64)
+        size = (donor.shape[1], donor.shape[0])
+        moved = np.asarray(
+            cv2.warpAffine(symbol, shift, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+            dtype=np.float32,
+        )
+        # the donor's paper there brought to the body's, so no edge shows round the patch
+        symbols.append(moved * paper / np.maximum(np.percentile(moved[inside], 75, axis=0), 1e-3))
+    if not symbols:
+        return None
+    return np.asarray((1.0 - weight) * body + weight * np.mean(symbols, axis=0), dtype=np.float32)
+
+
+def compose_missing(
+    faces: Mapping[Card, Image],
+    wanted: Sequence[Card],
+    identify: IdentifyParams,
+    params: CombineParams,
+    shared: Collection[Card] = (),
+) -> dict[Card, Image]:
+    """Templates composed for the standard cards of ``wanted`` that ``faces`` lacks: the face of
+    a card of the same rank and colour (or of the other colour, its ink recoloured), with the
+    suit symbols of both corner indices replaced by those of a card of the wanted suit, moved
+    onto them by their ink (left in place when all those cards are in ``shared``: they took the
+    shipped geometry).  A card whose rank or suit no card of ``faces`` prints is left out."""
+    cards = sorted((c for c in faces if isinstance(c, StdCard)), key=str)
+    relative = {c: faces[c].astype(np.float32) / paper_colour(faces[c]) for c in cards}
+    x1, y1, _ = _index_area(identify, params)
+    inks = {
+        red: ink_colour(
+            [relative[c][:y1, :x1] for c in cards if isinstance(c, StdCard) and c.suit.is_red == red],
+            params.ink_quantile,
+        )
+        for red in (False, True)
+    }
+    out: dict[Card, Image] = {}
+    for card in wanted:
+        if card in faces or not isinstance(card, StdCard):
+            continue
+        red = card.suit.is_red
+        donors = [c for c in cards if isinstance(c, StdCard) and c.suit == card.suit]
+        same = [c for c in cards if isinstance(c, StdCard) and c.rank == card.rank and c.suit.is_red == red]
+        other = [c for c in cards if isinstance(c, StdCard) and c.rank == card.rank and c.suit.is_red != red]
+        source_ink, target_ink = inks[not red], inks[red]
+        if not donors:
+            continue
+        if same:
+            body = relative[same[0]]
+        elif other and source_ink is not None and target_ink is not None:
+            body = recolour(relative[other[0]], source_ink, target_ink)
+        else:
+            continue
+        symbols = [relative[c] for c in donors]
+        in_place = all(c in shared for c in [*donors, (same or other)[0]])
+        top = _with_suit(body, symbols, identify, params, in_place)
+        if top is None:
+            continue
+        turned = _with_suit(
+            np.ascontiguousarray(top[::-1, ::-1]),
+            [np.ascontiguousarray(d[::-1, ::-1]) for d in symbols],
+            identify,
+            params,
+            in_place,
+        )
+        composed = top if turned is None else np.ascontiguousarray(turned[::-1, ::-1])
+        paper = paper_colour(faces[(same or other)[0]])
+        out[card] = np.asarray(np.clip(composed * paper + 0.5, 0, 255), dtype=np.uint8)
+        log.debug("%s: composed from %s (rank) and %s (suit)", card, (same or other)[0], donors)
+    return out
+
+
 def combine_captures(
     captures: Mapping[Card, Sequence[Image]],
     deck: DeckKind,
@@ -238,8 +435,9 @@ def combine_captures(
 ) -> dict[Card, Image]:
     """One template per card from its captures (each list the medoid first, all turned the same
     way up, the table past the corners painted over): aligned, averaged and, for standard
-    cards, with the corner index's parts shared (see the module docstring).  Cards without a
-    capture are left out."""
+    cards, with the corner index's parts shared (see the module docstring).  A standard card of
+    the deck without a capture is composed from learned parts when ``compose_missing`` is on and
+    its rank and suit were captured; other cards without a capture are left out."""
     p = params if params is not None else CombineParams()
     ip = identify if identify is not None else IdentifyParams()
     try:
@@ -258,4 +456,6 @@ def combine_captures(
             shared.add(card)
     if p.share_parts and deck is DeckKind.OKTRIS:
         faces = share_parts(faces, shared, ip, p)
+    if p.compose_missing and deck is DeckKind.OKTRIS:
+        faces.update(compose_missing(faces, expected_cards(deck), ip, p, shared))
     return faces

@@ -1,14 +1,19 @@
 """Learn the templates of a user's own deck from labelled photos.
 
 The labels are a CSV file with (at least) the columns ``file`` and ``label``;
-``file`` is relative to the CSV's folder.  Each photo shows one card (the largest
-card found is taken); a photo that is already a canonical warped card (200 x 280)
-is used as it is.  A cut-out whose index (or Octoplus centre) shows too little
-contrast in either end is no card face (blank paper, table, a hand) and is
-skipped, and so is one that scores low against every shipped face of the deck
-(``LearnParams.min_likeness``).  Several photos per card are best: per card the photos are compared
-with each other by the identifier's own measure (``identify`` against a single
-photo as template), and
+``file`` is relative to the CSV's folder.  Each photo shows one card: of the
+largest outlines the finder makes (``LearnParams.candidates``), the cut-out that
+shows a card face and looks most like one of the deck's is taken (a hand, a face
+or a window outlined round a held card is passed over); a photo that is already
+a canonical warped card (200 x 280) is used as it is.  A cut-out whose index (or
+Octoplus centre) shows too little contrast in either end is no card face (blank
+paper, table, a hand) and is not taken, nor is one that scores low against every
+shipped face of the deck (``LearnParams.min_likeness``); a standard card whose corner index matches none
+of the other learned cards of its suit or rank is dropped too
+(``LearnParams.min_peer_part``: a hand or a wall framed as the card; the card
+is then composed from parts, like a card without photos).  Several photos per
+card are best: per card the photos are compared with each other by the
+identifier's own measure (``identify`` against a single photo as template), and
 
 - the *medoid* (the photo that agrees best, by median, with the others) becomes
   the first template;
@@ -24,7 +29,9 @@ card reads (when there is one), and the table seen past their rounded corners
 is painted over with the card's paper colour; then they become one template:
 aligned onto the shipped face (or onto the medoid), averaged, and for standard
 cards with the corner index's rank and suit shared among the cards that print
-them (``calibration.template_combine``).  For Oktris, photos labelled 9-K are welcome:
+them (``calibration.template_combine``).  A standard card without a usable photo
+gets a template composed of the learned rank of its rank and the learned suit of
+its suit (reported in ``LearnReport.composed``).  For Oktris, photos labelled 9-K are welcome:
 they become decoys (``scanner.templates.in_deck``), so a stray 9-K on the table
 is recognised and answered "not identified" instead of taken for an A-8.
 """
@@ -47,7 +54,7 @@ from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
 from scanner.params import ScannerParams
 from scanner.templates import TemplateError, Templates, expected_cards
 from scanner.types import Image
-from scorer.cards import Card, DeckKind, parse_card
+from scorer.cards import Card, DeckKind, StdCard, parse_card
 from scorer.errors import NotationError
 
 log = logging.getLogger(__name__)
@@ -80,6 +87,14 @@ class LearnParams:
     min_contrast: float = 25.0
     """Least grey-level spread (95th minus 5th percentile) of the matched area, in both
     corners, for a cut-out to count as a card face (not blank paper, table or a hand)."""
+    candidates: int = 8
+    """How many of the largest cards the finder outlines in a photo are tried: the one that
+    shows a card face (``min_contrast``) and looks most like a card face of the deck is taken."""
+    min_peer_part: float = 0.5
+    """Standard cards: least score of the suit symbol of a card's corner index against another
+    learned card of its suit (or of its rank glyph against another of its rank) for the card to
+    be confirmed as a card face.  A card that has such peers and matches none of them this well
+    (a hand, a wall, a card seen sideways) is dropped; one without peers is kept.  -1: off."""
 
     def __post_init__(self) -> None:
         if not -1.0 <= self.min_agreement <= 1.0:
@@ -92,6 +107,10 @@ class LearnParams:
             raise ValueError(f"LearnParams.corner_radius must be in [0, 0.3], got {self.corner_radius!r}")
         if not -1.0 <= self.min_likeness <= 1.0:
             raise ValueError(f"LearnParams.min_likeness must be in [-1, 1], got {self.min_likeness!r}")
+        if isinstance(self.candidates, bool) or not 1 <= self.candidates <= 50:
+            raise ValueError(f"LearnParams.candidates must be in [1, 50], got {self.candidates!r}")
+        if not -1.0 <= self.min_peer_part <= 1.0:
+            raise ValueError(f"LearnParams.min_peer_part must be in [-1, 1], got {self.min_peer_part!r}")
         if not 0.0 <= self.min_contrast <= 255.0:
             raise ValueError(f"LearnParams.min_contrast must be in [0, 255], got {self.min_contrast!r}")
 
@@ -131,6 +150,9 @@ class LearnReport:
     """Photos not used at all, each with the reason (unreadable, no card found)."""
     missing: tuple[Card, ...] = field(default=())
     """Cards of the deck without any template."""
+    composed: tuple[Card, ...] = field(default=())
+    """Cards without a usable photo whose template was composed from the learned rank and suit
+    of other cards (``CombineParams.compose_missing``)."""
 
 
 def read_labels(labels_csv: str | Path, deck: DeckKind) -> list[tuple[Path, Card]]:
@@ -168,21 +190,19 @@ def read_labels(labels_csv: str | Path, deck: DeckKind) -> list[tuple[Path, Card
     return rows
 
 
-def cut_out(image: Image, params: ScannerParams) -> tuple[Image, float] | None:
-    """The largest card of ``image`` as a canonical card and the finder's score for it.
+def cut_outs(image: Image, params: ScannerParams, limit: int = 1) -> list[tuple[Image, float]]:
+    """The ``limit`` largest cards of ``image`` (the largest first), each as a canonical card
+    with the finder's score for it; empty when no card is found.
 
-    A 200x280 BGR image is taken to be a canonical card already.  ``None`` when no
-    card is found.
+    A 200x280 BGR image is taken to be a canonical card already.
     """
     if image.shape == (CARD_HEIGHT, CARD_WIDTH, 3):
-        return image, 1.0
+        return [(image, 1.0)]
     found = find_cards(image, params.find)
-    if not found:
-        return None
     if len(found) > 1:
-        log.debug("%d cards found; the largest is taken", len(found))
-    biggest = max(found, key=lambda f: cv2.contourArea(np.asarray(f.corners, dtype=np.float32)))
-    return warp_card(image, biggest.corners, params.find), float(biggest.score)
+        log.debug("%d cards found; the %d largest are tried", len(found), min(limit, len(found)))
+    largest = sorted(found, key=lambda f: -cv2.contourArea(np.asarray(f.corners, dtype=np.float32)))
+    return [(warp_card(image, f.corners, params.find), float(f.score)) for f in largest[:limit]]
 
 
 def face_contrast(card: Image, deck: DeckKind, params: ScannerParams) -> float:
@@ -270,6 +290,38 @@ def _upright(images: list[Image], card: Card, deck: DeckKind, params: ScannerPar
     return [_turn(image) for image in images] if answer.turned else images
 
 
+def unconfirmed(
+    chosen: dict[Card, list[Image]], deck: DeckKind, params: ScannerParams, learn: LearnParams
+) -> dict[Card, float]:
+    """The standard cards of ``chosen`` whose corner index matches none of its peers (the other
+    cards of its suit by the suit symbol, of its rank by the rank glyph) by
+    ``LearnParams.min_peer_part``, while some peer of it is confirmed by matching another card
+    so: each with its best peer score.  A card without peers, or whose peers are all
+    unconfirmed too, is kept (nothing trustworthy to compare it with)."""
+    cards = [c for c in chosen if isinstance(c, StdCard)]
+    best: dict[Card, float] = {}
+    peers: dict[Card, list[Card]] = {}
+    for card in cards:
+        assert isinstance(card, StdCard)
+        for peer in cards:
+            assert isinstance(peer, StdCard)
+            if peer == card or (peer.suit != card.suit and peer.rank != card.rank):
+                continue
+            peers.setdefault(card, []).append(peer)
+            answer = identify(chosen[card][0], Templates(deck, {peer: (chosen[peer][0],)}), params.identify)
+            if not answer.part_scores:
+                continue
+            parts = [answer.part_scores[1]] if peer.suit == card.suit else []
+            parts += [answer.part_scores[0]] if peer.rank == card.rank else []
+            best[card] = max(best.get(card, -1.0), *parts)
+    confirmed = {card for card, score in best.items() if score >= learn.min_peer_part}
+    return {
+        card: best.get(card, -1.0)
+        for card, others in peers.items()
+        if card not in confirmed and any(peer in confirmed for peer in others)
+    }
+
+
 def learn_templates(
     labels_csv: str | Path,
     deck: DeckKind,
@@ -298,19 +350,21 @@ def learn_templates(
             skipped.append((path, "cannot be read as an image"))
             log.warning("%s: cannot be read as an image; skipped", path)
             continue
-        found = cut_out(np.asarray(image, dtype=np.uint8), p)
-        if found is None:
+        found = cut_outs(np.asarray(image, dtype=np.uint8), p, lp.candidates)
+        if not found:
             skipped.append((path, "no card found"))
             log.warning("%s: no card found; skipped", path)
             continue
         # the table seen past the rounded corners is painted over before anything is judged
-        cut = (clean_corners(found[0], lp.corner_radius), found[1])
-        contrast = face_contrast(cut[0], deck, p)
-        if contrast < lp.min_contrast:
-            skipped.append((path, f"no card face seen (contrast {contrast:.0f})"))
-            log.warning("%s: the cut-out shows no card face (contrast %.0f); skipped", path, contrast)
+        cuts = [(clean_corners(c, lp.corner_radius), score) for c, score in found]
+        contrasts = [face_contrast(cut, deck, p) for cut, _ in cuts]
+        shown = [cut for cut, contrast in zip(cuts, contrasts, strict=True) if contrast >= lp.min_contrast]
+        if not shown:
+            skipped.append((path, f"no card face seen (contrast {contrasts[0]:.0f})"))
+            log.warning("%s: the cut-out shows no card face (contrast %.0f); skipped", path, contrasts[0])
             continue
-        likeness = _likeness(cut[0], deck, p)
+        # of the cut-outs that show a face, the one most like a card face of the deck
+        likeness, cut = max(((_likeness(c[0], deck, p), c) for c in shown), key=lambda x: x[0])
         if likeness < lp.min_likeness:
             skipped.append((path, f"the cut-out looks like no card face (likeness {likeness:.2f})"))
             log.warning("%s: the cut-out looks like no card face (likeness %.2f); skipped", path, likeness)
@@ -328,11 +382,22 @@ def learn_templates(
         reports.append(
             CardReport(card, tuple(x.path for x in kept), tuple(x.path for x in rejected), agreement)
         )
+    for card, best in unconfirmed(chosen, deck, p, lp).items():
+        report = next(r for r in reports if r.card == card)
+        reports.remove(report)
+        del chosen[card]
+        why = f"its corner index matches no other card of its suit or rank (best {best:.2f})"
+        for path in report.kept:
+            skipped.append((path, why))
+            log.warning("%s: %s; skipped", path, why)
     combined = combine_captures(chosen, deck, p.identify, lp.combine)
     faces = {card: (clean_corners(image, lp.corner_radius),) for card, image in combined.items()}
     templates = Templates(deck, faces, source=str(out_dir))
     folder = templates.save(out_dir)
     missing = templates.missing(expected_cards(deck))
+    composed = tuple(card for card in expected_cards(deck) if card in combined and card not in chosen)
+    if composed:
+        log.info("composed from learned parts: %s", " ".join(str(card) for card in composed))
     if missing:
         log.warning("no template learned for %s", " ".join(str(card) for card in missing))
-    return LearnReport(templates, folder, tuple(reports), tuple(skipped), missing)
+    return LearnReport(templates, folder, tuple(reports), tuple(skipped), missing, composed)

@@ -15,7 +15,7 @@ from scanner.faces import render_face
 from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
 from scanner.params import ScannerParams
-from scanner.templates import Templates
+from scanner.templates import TemplateError, Templates
 from scanner.types import Image
 from scorer.cards import Card, DeckKind, OctoCard, StdCard
 from webui.cli import main
@@ -67,11 +67,38 @@ def test_a_learned_set_reads_new_shots_of_the_same_deck(tmp_path: Path) -> None:
     labels = write_set(tmp_path, photos)
     report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "out")
     loaded = Templates.load(report.folder, DeckKind.OKTRIS)
-    assert set(loaded.cards) == set(cards)
+    # the photographed cards, and the cards composed of their ranks and suits (5H: the 5D's
+    # rank, the 3H's or 2H's heart; 4x and 6x: no 4 or 6 photographed, so none)
+    assert set(loaded.cards) == set(cards) | set(report.composed)
+    assert not set(cards) & set(report.composed)
+    assert {StdCard.parse(t) for t in ("5H", "AH", "7S", "3C")} <= set(report.composed)
+    assert not any(isinstance(c, StdCard) and c.rank in (4, 6) for c in report.composed)
     assert all(len(r.kept) == 3 and not r.rejected for r in report.cards)
-    for card in cards:
+    for card in [*cards, *report.composed]:
         answer = identify(shot(card, rng), loaded, PARAMS.identify)
         assert answer.card == card, f"{card}: {answer}"
+
+
+def test_a_cut_out_unlike_the_other_cards_of_its_suit_and_rank_is_dropped(tmp_path: Path) -> None:
+    rng = np.random.default_rng(11)
+    blots = np.full((CARD_HEIGHT, CARD_WIDTH, 3), 215, np.uint8)  # dark blots on paper: no card
+    for _ in range(14):
+        centre = (int(rng.integers(0, CARD_WIDTH)), int(rng.integers(0, CARD_HEIGHT)))
+        cv2.circle(blots, centre, int(rng.integers(8, 22)), (60, 60, 60), -1)
+    blots = np.asarray(cv2.GaussianBlur(blots, (0, 0), 2), dtype=np.uint8)
+    photos: list[tuple[str, Image | bytes]] = [
+        (label, shot(StdCard.parse(label), rng)) for label in ("AS", "8S", "7C", "3D")
+    ]
+    photos.append(("7S", blots))
+    report = learn_templates(write_set(tmp_path, photos), DeckKind.OKTRIS, tmp_path / "out")
+    reasons = {path.name: why for path, why in report.skipped}
+    # the blots match neither the spades (which match each other) nor the 7C; the 7C, whose
+    # only peer is the blots, is kept
+    assert set(reasons) == {"004.png"}, reasons
+    assert "matches no other card of its suit or rank" in reasons["004.png"]
+    assert [str(r.card) for r in report.cards] == ["AS", "8S", "7C", "3D"]
+    # the 7S is composed instead, from the 7C's rank and the spades' suit
+    assert StdCard.parse("7S") in report.composed
 
 
 def test_one_bad_photo_cannot_spoil_a_card(tmp_path: Path) -> None:
@@ -186,6 +213,23 @@ def test_a_card_is_cut_out_of_a_table_photo(tmp_path: Path) -> None:
     assert identify(face(card), learned, PARAMS.identify).confidence > 0.7
 
 
+def test_of_several_outlines_the_one_showing_a_card_face_is_learned(tmp_path: Path) -> None:
+    rng = np.random.default_rng(12)
+    card = StdCard.parse("7D")
+    table = np.full((700, 1000, 3), (40, 70, 30), np.uint8)
+    cv2.rectangle(table, (40, 60), (330, 470), (225, 225, 225), -1)  # a larger blank card: a sheet
+    small = cv2.resize(face(card), (180, 252))
+    table[300:552, 600:780] = small
+    table = np.clip(table + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
+    labels = write_set(tmp_path, [("7D", table)])
+    with pytest.raises(TemplateError, match="nothing to learn"):  # the largest alone: the blank sheet
+        learn_templates(labels, DeckKind.OKTRIS, tmp_path / "a", learn=LearnParams(candidates=1))
+    report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "b")
+    assert not report.skipped and [r.card for r in report.cards] == [card]
+    learned = Templates.load(report.folder)
+    assert identify(face(card), learned, PARAMS.identify).card == card
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -212,6 +256,10 @@ def test_learning_parameters_are_validated() -> None:
         LearnParams(templates_per_card=0)
     with pytest.raises(ValueError, match="min_agreement"):
         LearnParams(min_agreement=2.0)
+    with pytest.raises(ValueError, match="candidates"):
+        LearnParams(candidates=0)
+    with pytest.raises(ValueError, match="min_peer_part"):
+        LearnParams(min_peer_part=2.0)
     with pytest.raises(ValueError, match="min_likeness"):
         LearnParams(min_likeness=1.5)
     with pytest.raises(ValueError, match="min_contrast"):
@@ -233,6 +281,20 @@ def test_calibrate_templates_command_writes_a_folder_scan_can_use(
     assert learned.missing() == ()
     for card in cards:
         assert identify(shot(card, rng), learned, PARAMS.identify).card == card
+
+
+def test_calibrate_templates_command_names_the_composed_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(13)
+    labels = write_set(tmp_path, [(label, shot(StdCard.parse(label), rng)) for label in ("5H", "AD")])
+    out = str(tmp_path / "learned")
+    assert (
+        main(["calibrate", "templates", "--deck", "oktris", "--labels", labels.as_posix(), "--out", out]) == 1
+    )
+    printed = capsys.readouterr().out
+    assert "composed from learned parts: AH 5D" in printed, printed
+    assert "no template for" in printed and " 5D" not in printed.split("no template for")[1]
 
 
 def test_calibrate_templates_command_reports_missing_cards_and_bad_labels(

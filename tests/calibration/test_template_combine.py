@@ -10,6 +10,7 @@ from calibration_fixtures import image, truth
 from calibration.capture import clean_corners, combine_all
 from calibration.template_combine import CombineParams, align, average, combine_captures, paper_colour
 from scanner.find import find_cards, warp_card
+from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.params import FindParams
 from scanner.templates import Templates
@@ -134,7 +135,15 @@ def test_parts_are_not_shared_when_switched_off() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("min_fit", 1.5), ("max_shift", -1.0), ("align_scale", 0.0), ("seam_ramp", 0), ("max_warp", True)],
+    [
+        ("min_fit", 1.5),
+        ("max_shift", -1.0),
+        ("align_scale", 0.0),
+        ("seam_ramp", 0),
+        ("max_warp", True),
+        ("ink_quantile", 0.9),
+        ("seam_search", 2.5),
+    ],
 )
 def test_combine_parameters_are_validated(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
@@ -152,3 +161,43 @@ def test_one_blurred_capture_of_a_card_leaves_its_learned_template_as_it_was() -
     assert np.array_equal(with_bad[five], without[five])
     # and all three good captures make a template close to the two
     assert correlation(combine_captures(clean, DECK)[five], without[five]) > 0.99
+
+
+def reads(templates: dict[Card, Image], label: str) -> list[Card | None]:
+    """What the identifier names each fixture capture of ``label`` with ``templates``."""
+    chosen = Templates(DECK, {card: (face,) for card, face in templates.items()})
+    return [identify(capture, chosen).card for capture in captures_of(label)]
+
+
+def test_a_card_without_captures_is_composed_from_its_rank_and_suit() -> None:
+    labels = ("5H", "5S", "AD", "8D", "3C")
+    captures: dict[Card, list[Image]] = {StdCard.parse(label): captures_of(label) for label in labels}
+    faces = combine_captures(captures, DECK)
+    five = StdCard.parse("5D")
+    assert five in faces and five not in captures
+    # the composed 5D is the 5H with the diamond in its corner: it reads the real 5D, not the 5H
+    assert reads(faces, "5D") == [five] * 3
+    assert reads(faces, "5H") == [StdCard.parse("5H")] * 3
+
+
+def test_a_rank_captured_only_in_the_other_colour_is_recoloured() -> None:
+    labels = ("5S", "AD", "3D", "8D")
+    captures: dict[Card, list[Image]] = {StdCard.parse(label): captures_of(label) for label in labels}
+    faces = combine_captures(captures, DECK)
+    five = StdCard.parse("5D")
+    rank = IdentifyParams().index_rank_region
+    area = faces[five][rank.y0 : rank.y1, rank.x0 : rank.x1].astype(np.float32)
+    ink = area[area.sum(axis=2) < np.quantile(area.sum(axis=2), 0.1)]
+    blue, green, red = ink.mean(axis=0)
+    assert red > green + 40 and red > blue + 40  # the black 5 printed in red
+    assert reads(faces, "5D") == [five] * 3
+
+
+def test_a_card_whose_rank_or_suit_nobody_captured_is_not_composed() -> None:
+    labels = ("5H", "AD")
+    captures: dict[Card, list[Image]] = {StdCard.parse(label): captures_of(label) for label in labels}
+    faces = combine_captures(captures, DECK)
+    assert StdCard.parse("5D") in faces and StdCard.parse("AH") in faces
+    assert StdCard.parse("6D") not in faces  # no 6 captured
+    assert StdCard.parse("5S") not in faces  # no spade captured
+    assert set(combine_captures(captures, DECK, params=CombineParams(compose_missing=False))) == set(captures)

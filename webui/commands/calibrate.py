@@ -402,6 +402,8 @@ def run_templates(args: argparse.Namespace) -> int:
     for path, reason in report.skipped:
         print(f"  skipped {path}: {reason}")
     print(f"wrote {len(report.templates)} templates of {len(report.cards)} cards to {report.folder}")
+    if report.composed:
+        print("composed from learned parts: " + " ".join(str(card) for card in report.composed))
     if report.missing:
         print("no template for " + " ".join(str(card) for card in report.missing))
         return 1
