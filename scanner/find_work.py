@@ -63,10 +63,10 @@ def make_work(image: Image, p: FindParams) -> Work:
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    grey: Arr = cv2.extractChannel(lab, 0)
-    # |a - 128| <= max_chroma and |b - 128| <= max_chroma, as integer ranges, in one pass
+    grey, a, b = cv2.split(lab)
+    # |a - 128| <= max_chroma and |b - 128| <= max_chroma, as integer ranges
     low, high = math.ceil(128 - p.max_chroma), math.floor(128 + p.max_chroma)
-    colourless: Arr = cv2.inRange(lab, (0, low, low), (255, high, high))
+    colourless: Arr = cv2.bitwise_and(cv2.inRange(a, low, high), cv2.inRange(b, low, high))
 
     tiny_size = (max(1, size[0] // p.background_scale), max(1, size[1] // p.background_scale))
     tiny = cv2.resize(grey, tiny_size, interpolation=cv2.INTER_AREA)
