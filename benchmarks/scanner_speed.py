@@ -8,7 +8,8 @@ light, blur and noise.  Every frame is scanned ``--repeat`` times after a
 warm-up; the figures are medians over all scans of the whole pipeline (find and
 identify every card, ``Scanner.scan``), of finding alone (``find_cards``) and of the
 finder's fixed cost per frame, its work image (``make_work``: scaling, Lab, table
-estimate, edges).
+estimate, edges), and per card found, the medians of cutting it out (``warp_card``)
+and of identifying it (``identify``).
 OpenCV runs on one thread (``cv2.setNumThreads(1)``).
 """
 
@@ -23,8 +24,9 @@ import time
 import cv2
 import numpy as np
 
-from scanner.find import find_cards
+from scanner.find import find_cards, warp_card
 from scanner.find_work import make_work
+from scanner.identify import identify
 from scanner.scan import Scanner
 from scanner.scenes import Camera, PlacedCard, Scene, render
 from scorer.cards import DeckKind, oktris_deck
@@ -65,6 +67,26 @@ def _median_ms(fn: object, images: list[np.ndarray], repeat: int) -> float:
     return statistics.median(times)
 
 
+def _per_card_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> tuple[float, float]:
+    """Median milliseconds per card found of warping it and of identifying it."""
+    params = scanner.params
+    cards = [(image, card.corners) for image in images for card in find_cards(image, params.find)]
+    warps: list[float] = []
+    idents: list[float] = []
+    if scanner.templates is None or not cards:
+        return float("nan"), float("nan")
+    for _ in range(repeat):
+        for image, corners in cards:
+            start = time.perf_counter()
+            warped = warp_card(image, corners, params.find)
+            middle = time.perf_counter()
+            identify(warped, scanner.templates, params.identify)
+            end = time.perf_counter()
+            warps.append((middle - start) * 1000.0)
+            idents.append((end - middle) * 1000.0)
+    return statistics.median(warps), statistics.median(idents)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the speed figures; returns the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -77,14 +99,21 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"median ms per 1280x720 frame, one core, {FRAMES} frames x {args.repeat} scans each")
     print(f"load average at start: {load:.1f}")
-    print(f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8} {'work ms':>8}")
+    print(
+        f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8} {'work ms':>8}"
+        f" {'warp/card':>10} {'ident/card':>10}"
+    )
     for count in COUNTS:
         images = frames(count, seed=count)
         found = statistics.median(len(scanner.scan(image).detections) for image in images)
         scan_ms = _median_ms(scanner.scan, images, args.repeat)
         find_ms = _median_ms(lambda image: find_cards(image, params), images, args.repeat)
         work_ms = _median_ms(lambda image: make_work(image, params), images, args.repeat)
-        print(f"{count:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f} {work_ms:>8.2f}")
+        warp_ms, ident_ms = _per_card_ms(scanner, images, args.repeat)
+        print(
+            f"{count:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f} {work_ms:>8.2f}"
+            f" {warp_ms:>10.2f} {ident_ms:>10.2f}"
+        )
     return 0
 
 

@@ -226,15 +226,23 @@ def _lone_by_lines(work: Work, faint: Arr, p: FindParams) -> list[FloatArray]:
     return found
 
 
-def _of_one_size(quads: list[FloatArray], work: Work, p: FindParams) -> list[FloatArray]:
+def _of_one_size(
+    quads: list[FloatArray], shows: list[float | None], p: FindParams
+) -> tuple[list[FloatArray], list[float | None]]:
     """The cards of one deck on one table are about one size: a quad smaller than
-    ``min_relative_area`` of the card whose outline shows best is print or a scrap, not a card."""
+    ``min_relative_area`` of the card whose outline shows best is print or a scrap, not a card.
+
+    ``shows`` is each quad's ``side_visibility`` (its whole outline); the quads kept are
+    returned with theirs.
+    """
     if len(quads) < 2:
-        return quads
+        return quads, shows
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
-    shows = [side_visibility(q, work, None, p) or 0.0 for q in quads]
-    best = areas[int(np.argmax(shows))]
-    return [q for q, a in zip(quads, areas, strict=True) if a >= p.min_relative_area * best]
+    best = areas[int(np.argmax([s or 0.0 for s in shows]))]
+    keep = [a >= p.min_relative_area * best for a in areas]
+    return [q for q, k in zip(quads, keep, strict=True) if k], [
+        s for s, k in zip(shows, keep, strict=True) if k
+    ]
 
 
 def _overlap(a: FloatArray, b: FloatArray) -> bool:
@@ -437,22 +445,23 @@ def find_cards(image: Image, params: FindParams, work: Work | None = None) -> li
         lone = _lone_cards(work, outlines, params, (("faint", True),), faint.edges)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
-    if (
-        faint is not None
-        and not lone
-        and all((side_visibility(q, work, None, params) or 0.0) < params.line_below for q in quads)
-    ):
+    # how much of each quad's outline shows, worked out once (size check, faint check, score)
+    shows = [side_visibility(q, work, None, params) for q in quads]
+    if faint is not None and not lone and all((s or 0.0) < params.line_below for s in shows):
         lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
-        quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
-    quads = _of_one_size(quads, work, params)
+        kept = [not any(_overlap(q, card) for card in lined) for q in quads]
+        quads = lined + [q for q, k in zip(quads, kept, strict=True) if k]
+        shows = [side_visibility(q, work, None, params) for q in lined] + [
+            s for s, k in zip(shows, kept, strict=True) if k
+        ]
+    quads, shows = _of_one_size(quads, shows, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []
-    for quad, top in zip(quads, tops, strict=True):
+    for quad, top, show in zip(quads, tops, shows, strict=True):
         frame_quad = _refine_in_frame(quad / work.scale, image, radius, params)
-        shows = side_visibility(quad, work, None, params)
-        score = 0.0 if shows is None else shows
+        score = 0.0 if show is None else show
         found.append(FoundCard(corners=as_quad(order_corners(frame_quad)), top=top, score=score))
     log.debug("found %d cards (%d lone)", len(found), len(lone))
     return found
