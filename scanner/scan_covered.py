@@ -42,7 +42,7 @@ from scanner.find_geometry import FloatArray, side_lengths
 from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
 from scanner.identify_index import read_index
-from scanner.params import ScannerParams
+from scanner.params import CoveredParams, ScannerParams
 from scanner.templates import Templates, in_deck
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind
@@ -304,7 +304,7 @@ def read_covered(
             continue  # an Oktris deck holds every card once
         # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
         there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
-        if any(ranked.get(id(out[k])) not in (None, card) and apart[k] <= p.same_card for k in there):
+        if any(_vetoes(ranked.get(id(out[k])), item.reading, apart[k], templates.deck, p) for k in there):
             continue  # the identifier ranked another card first on (nearly) this outline
         detection = Detection(
             card=card,
@@ -315,6 +315,16 @@ def read_covered(
         out = [d for k, d in enumerate(out) if k not in there]
         out.append(detection)
     return out
+
+
+def _vetoes(
+    rival: Card | None, reading: CornerReading, apart: float, deck: DeckKind, p: CoveredParams
+) -> bool:
+    """Whether the identifier's reading of a found card ``apart`` (``_apart``) from a card named
+    from a corner vetoes that name: it ranked first another card on nearly the same outline
+    (``same_card``), and one of the deck (a card outside the deck, a king in an Oktris frame,
+    says the identifier read the card poorly, e.g. its other index corner under another card)."""
+    return rival is not None and rival != reading.card and apart <= p.same_card and in_deck(rival, deck)
 
 
 def _as_quad(quad: FloatArray) -> Quad:

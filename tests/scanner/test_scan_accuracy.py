@@ -64,21 +64,23 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 100 of the 162 visible cards (61.7%) are named right today, 16 of the 40 fan cards
-    # (40%) and 23 of the 46 hand cards (50%: covered cards named from the index at a
-    # visible corner); the goal is the expected failure below.
+    # 105 of the 162 visible cards (64.8%) are named right today, 18 of the 40 fan cards
+    # (45%), 23 of the 46 hand cards (50%: covered cards named from the index at a
+    # visible corner) and 10 of the 18 pile cards (55.6%); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.6
+    assert report.total.identified / report.total.visible >= 0.63
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.39
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.44
     hand = report.by_group["hand"]
     assert hand.visible > 0 and hand.identified / hand.visible >= 0.48
+    pile = report.by_group["pile"]
+    assert pile.visible > 0 and pile.identified / pile.visible >= 0.55
 
 
 def test_fixtures_top_cards_are_right_at_todays_floor(report: Report) -> None:
-    # 15 of the 26 piles and fans (57.7%) have their top card found, named and marked today.
+    # 17 of the 26 piles and fans (65.4%) have their top card found, named and marked today.
     assert report.total.piles > 0
-    assert report.total.top_right / report.total.piles >= 0.55
+    assert report.total.top_right / report.total.piles >= 0.62
 
 
 @pytest.mark.xfail(

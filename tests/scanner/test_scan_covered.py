@@ -15,7 +15,7 @@ from scanner.scan_covered import read_corner, read_covered
 from scanner.scenes import Scene, SceneTruth, render
 from scanner.scenes_layout import fan, pile
 from scanner.templates import Templates
-from scanner.types import Image
+from scanner.types import Detection, Image
 from scorer.cards import DeckKind, parse_card
 
 CARD_PX = 190.0
@@ -176,3 +176,25 @@ def test_a_pile_read_from_corners_names_only_its_own_cards_where_they_lie(templa
         true_quad = np.asarray(match[0].corners, np.float64)
         gap = min(float(np.hypot(*(np.roll(found, k, axis=0) - true_quad).T).mean()) for k in range(4))
         assert gap < 0.25 * short, (d.card, gap)
+
+
+def test_only_a_rival_of_the_deck_ranked_first_on_the_same_outline_vetoes_a_corner(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, _ = fanned
+    p = _calibrated()
+    work = make_work(image, p.find)
+    named = [d for d in read_covered(image, work, [], templates, p) if d.card is not None]
+    assert named
+    target = named[0]
+    assert target.card is not None
+    found = Detection(card=None, confidence=0.5, corners=target.corners, top=False)
+    other = next(c for c in ("2S", "3D", "6C") if parse_card(c, DeckKind.OKTRIS) != target.card)
+    rival = parse_card(other, DeckKind.OKTRIS)
+    vetoed = read_covered(image, work, [found], templates, p, [rival])
+    assert found in vetoed
+    assert target.card not in [d.card for d in vetoed]
+    # a king is no Oktris card: the identifier read this card poorly, the corner names it
+    outside = read_covered(image, work, [found], templates, p, [parse_card("KS", DeckKind.OKTRIS)])
+    assert found not in outside
+    assert target.card in [d.card for d in outside]
