@@ -130,12 +130,15 @@ class Comparer:
         return self._twin_still_there(twin, card, ref, view)
 
     def _moved(self, ref: View, view: View) -> list[SeenCard]:
-        """Identified cards of ``view`` that lie a little off where their twin lay in ``ref`` (moved)."""
+        """Identified top cards of ``view`` that lie a little off where their twin lay in ``ref``
+        (moved).  A covered card is not one: it cannot be pushed without the card on it, and its
+        outline (estimated from its corner index) shifts a little between views by itself."""
         moved = []
         for card in view.cards:
             overlaps = [iou(old.corners, card.corners) for old in ref.cards if old.card == card.card]
             if (
                 card.card is not None
+                and card.top
                 and overlaps
                 and self.params.twin_iou < max(overlaps) < self.params.still_iou
             ):
@@ -170,9 +173,28 @@ class Comparer:
         )
         return changed_part <= p.uncovered_changed_max
 
+    def _changed_under(self, card: SeenCard, ref: View, view: View) -> float:
+        """The part of ``card``'s outline (small image) that changed from ``ref`` to ``view``."""
+        where = quad_mask(view.small.grey.shape, [card.corners], view.small.scale)
+        if not where.any():
+            return 0.0
+        return float(changed(ref.small.grey, view.small.grey, self.params)[where].mean())
+
     def _compare_pile(self, ref: View, view: View) -> list[Observation]:
         new = [card for card in view.cards if self._is_new(card, ref, view)]
         candidates = [c for c in new if self._in_pile(c, view)]
+        if ref.cards:
+            # A card laid on the pile changes the pixels where it lies; an outline over an unchanged
+            # pile is one the scanner placed differently this time, not a new card.
+            kept = [
+                c for c in candidates if self._changed_under(c, ref, view) >= self.params.new_card_changed
+            ]
+            if len(kept) < len(candidates):
+                log.debug(
+                    "watcher: %d new outlines on an unchanged part of the pile: ignored",
+                    len(candidates) - len(kept),
+                )
+            candidates = kept
         # One card lands on the pile between two still views; when the scanner offers several
         # new outlines there, the identified top card it is surest of is the one played.
         pile = sorted(candidates, key=lambda c: (c.card is not None, c.top, c.confidence))[-1:]

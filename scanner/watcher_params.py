@@ -59,6 +59,10 @@ class WatcherParams:
     """Printed pixels needed in the uncovered part to judge by them (else all of it is judged)."""
     uncovered_changed_max: float = 0.35
     """Changed part of the uncovered area at or below which the card below is still there."""
+    new_card_changed: float = 0.1
+    """Part of a new pile card's outline that must have changed since the last view (a card laid
+    there changes it; an outline the scanner placed a little differently over an unchanged pile
+    does not)."""
     explain_margin: float = 0.15
     """Card outlines grow by this fraction of their size when they explain changed pixels."""
     hand_fraction: float = 0.01
@@ -130,6 +134,7 @@ class WatcherParams:
             "twin_iou": (0.0, 1.0),
             "uncovered_min": (0.0, 1.0),
             "uncovered_changed_max": (0.0, 1.0),
+            "new_card_changed": (0.0, 1.0),
             "explain_margin": (0.0, 2.0),
             "hand_fraction": (0.0, 1.0),
             "paper_max_saturation": (0, 255),

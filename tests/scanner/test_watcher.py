@@ -216,6 +216,40 @@ def test_a_nudged_card_is_not_a_new_card() -> None:
     assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("1"), octo("5")]
 
 
+def test_a_covered_twin_whose_outline_shifts_does_not_hide_the_card_played_on_it() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("+2"), rect(160, 120))
+    play(table, octo("+2"), rect(168, 126))
+    below = rect(161, 121)  # the covered +2, its outline estimated a pixel off
+    for index in range(10, len(table.frames)):
+        top = table.truth[index][1]
+        table.truth[index] = [
+            Detection(octo("+2"), 0.6, below, False),
+            Detection(None, 0.2, top.corners, True),  # the scanner cannot read the new +2
+        ]
+    watcher = Watcher(
+        table.detect, deck=DeckKind.OCTOPLUS, seats=3, read_at=table.read_at, card_size_px=(40, 56)
+    )
+    seen = run(table, watcher)
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("+2"), octo("+2")]
+
+
+def test_an_outline_placed_differently_over_an_unchanged_pile_is_not_a_new_card() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    play(table, octo("1"), rect(166, 124))
+    table.show(1, hand=(40, 200))
+    table.cards.append((octo("5"), rect(40, 200)))  # a card laid far from the pile: the view changes
+    table.show(4)
+    for index in range(len(table.frames) - 4, len(table.frames)):
+        old, _, shown = table.truth[index]
+        table.truth[index] = [old, Detection(octo("1"), 0.9, rect(176, 131), True), shown]
+    seen = run(table, pile_watcher(table, turn_idle_s=100))
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("3"), octo("1")]
+
+
 def test_hands_waving_over_an_unchanged_table_yield_nothing_and_cost_no_scan() -> None:
     table = Table()
     table.show(4)
