@@ -99,6 +99,9 @@ class WatcherParams:
     locate_below: float = 0.6
     """When the scanner's new top card on the pile is missing or less sure than this, the watcher
     looks where the pile changed and has the card there read (if it was given a reader)."""
+    hand_locate_min: float = 0.6
+    """When hands are shown: a card-sized change away from the pile that no found card covers is read
+    (if the watcher was given a reader), and joins its seat's hand if read at least this surely."""
     locate_min_size: float = 0.5
     locate_max_size: float = 1.6
     """A changed region's long side, as a fraction of a card's (calibrated) long side, to be a card."""
@@ -153,6 +156,7 @@ class WatcherParams:
             "pile_centre_y": (0.0, 1.0),
             "pile_radius": (0.0, 2.0),
             "locate_below": (0.0, 1.0),
+            "hand_locate_min": (0.0, 1.0),
             "locate_min_size": (0.0, 10.0),
             "locate_max_size": (0.0, 10.0),
             "locate_aspect_tolerance": (0.0, 10.0),

@@ -424,6 +424,30 @@ def test_a_card_the_scanner_misses_is_not_taken_for_a_hand() -> None:
     ]
 
 
+def test_a_shown_card_the_scanner_misses_near_the_edge_is_read_where_the_table_changed() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    table.show(1, hand=(160, 220))
+    for i, text in enumerate(("5", "+2", "1")):
+        table.cards.append((octo(text), rect(110 + 50 * i, 210)))
+    table.show(4)
+    for index in range(10, len(table.frames)):
+        table.truth[index] = table.truth[index][:3]  # the 1 at the frame's corner is not found
+    without = [o for _, o in run(table, pile_watcher(table, turn_idle_s=100)) if isinstance(o, HandShown)]
+    assert [o.cards for o in without] == [(octo("5"), octo("+2"))]
+    watcher = Watcher(
+        table.detect,
+        deck=DeckKind.OCTOPLUS,
+        seats=3,
+        params=WatcherParams(turn_idle_s=100),
+        read_at=table.read_at,
+        card_size_px=(CARD_W, CARD_H),
+    )
+    seen = [o for _, o in run(table, watcher) if isinstance(o, HandShown)]
+    assert [(o.seat, o.cards) for o in seen] == [(1, (octo("5"), octo("+2"), octo("1")))]
+
+
 # --- tricks --------------------------------------------------------------------------------------------
 
 
