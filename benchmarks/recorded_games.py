@@ -9,8 +9,8 @@ noise seed it renders the folder again with ``tools/record_games.py --quality Q 
 (the same cards, moves and times; ``own`` is the folder's own seed) into ``--out`` (default a
 folder under /tmp), replays it as ``octotable replay`` does (the real scanner, the folder's
 calibration and ``people.txt``) and prints whether it gave the expected log and score sheet; for a
-wrong replay, the events missing and the events extra (in game-log notation) and the flagged
-proposals. The last lines count the right replays per folder.
+wrong replay, the events missing and the events extra (in game-log notation); for every replay the
+proposals flagged for a person, if any. The last lines count the right replays per folder.
 """
 
 from __future__ import annotations
@@ -56,11 +56,11 @@ def _check(name: str, folder: Path) -> tuple[bool, str]:
         right = not got and not run.flagged
     else:
         right = got == want and run.game.score_sheet().to_json() == sheet
+    flagged = [f.reason for f in run.flagged]
     if right:
-        return True, "right"
+        return True, "right" + (f" (flagged for a person: {flagged})" if flagged else "")
     missing = [t for t in want if t not in got]
     extra = [t for t in got if t not in want]
-    flagged = [f.reason for f in run.flagged]
     return False, f"WRONG missing {missing} extra {extra} flagged {flagged}"
 
 
