@@ -2,8 +2,8 @@
 
 - pile layout (Octoplus): the new top card of the pile (one per change of the
   still table), cards laid in a seat's zone away from the pile (a shown hand);
-  a card the scanner did not find (or not surely) on the pile is read where the
-  pile changed, when a reader is given;
+  a card the scanner did not find (or not surely) on the pile, or did not find
+  in a hand being shown, is read where the table changed, when a reader is given;
 - trick layout (Oktris): one new card per seat zone makes a trick;
 - both: the table cleared when every card has gone.
 
@@ -26,7 +26,7 @@ from scanner.observations import Candidate, HandShown, Observation, PileCard, Ta
 from scanner.types import Detection, Image, Point, Quad
 from scanner.watcher_confirm import SeenCard
 from scanner.watcher_image import Mask, SmallView, changed, iou, quad_mask
-from scanner.watcher_locate import Reader, locate_card
+from scanner.watcher_locate import Reader, locate_card, locate_cards
 from scanner.watcher_params import WatcherParams
 from scanner.watcher_zones import AngleZones, SeatZones
 from scorer.cards import Card, DeckKind
@@ -130,12 +130,15 @@ class Comparer:
         return self._twin_still_there(twin, card, ref, view)
 
     def _moved(self, ref: View, view: View) -> list[SeenCard]:
-        """Identified cards of ``view`` that lie a little off where their twin lay in ``ref`` (moved)."""
+        """Identified top cards of ``view`` that lie a little off where their twin lay in ``ref``
+        (moved).  A covered card is not one: it cannot be pushed without the card on it, and its
+        outline (estimated from its corner index) shifts a little between views by itself."""
         moved = []
         for card in view.cards:
             overlaps = [iou(old.corners, card.corners) for old in ref.cards if old.card == card.card]
             if (
                 card.card is not None
+                and card.top
                 and overlaps
                 and self.params.twin_iou < max(overlaps) < self.params.still_iou
             ):
@@ -170,9 +173,28 @@ class Comparer:
         )
         return changed_part <= p.uncovered_changed_max
 
+    def _changed_under(self, card: SeenCard, ref: View, view: View) -> float:
+        """The part of ``card``'s outline (small image) that changed from ``ref`` to ``view``."""
+        where = quad_mask(view.small.grey.shape, [card.corners], view.small.scale)
+        if not where.any():
+            return 0.0
+        return float(changed(ref.small.grey, view.small.grey, self.params)[where].mean())
+
     def _compare_pile(self, ref: View, view: View) -> list[Observation]:
         new = [card for card in view.cards if self._is_new(card, ref, view)]
         candidates = [c for c in new if self._in_pile(c, view)]
+        if ref.cards:
+            # A card laid on the pile changes the pixels where it lies; an outline over an unchanged
+            # pile is one the scanner placed differently this time, not a new card.
+            kept = [
+                c for c in candidates if self._changed_under(c, ref, view) >= self.params.new_card_changed
+            ]
+            if len(kept) < len(candidates):
+                log.debug(
+                    "watcher: %d new outlines on an unchanged part of the pile: ignored",
+                    len(candidates) - len(kept),
+                )
+            candidates = kept
         # One card lands on the pile between two still views; when the scanner offers several
         # new outlines there, the identified top card it is surest of is the one played.
         pile = sorted(candidates, key=lambda c: (c.card is not None, c.top, c.confidence))[-1:]
@@ -200,17 +222,14 @@ class Comparer:
             self.last_pile = view.timestamp
         zones = self.zones_for(view)
         shown = {zones.seat_of(c.centre) for c in new if c.card is not None and not self._in_pile(c, view)}
+        laid = [c for c in view.cards if c.card is not None and not self._in_pile(c, view)]
         if shown:
             self.last_pile = None  # hands are shown when the round is over: no turn to end
+            missed = self._missed_hand_cards(ref, view)
+            laid += missed
+            shown |= {zones.seat_of(c.centre) for c in missed}
         for seat in sorted(shown):
-            hand = sorted(
-                (
-                    c
-                    for c in view.cards
-                    if c.card is not None and not self._in_pile(c, view) and zones.seat_of(c.centre) == seat
-                ),
-                key=lambda c: c.centre[0],
-            )
+            hand = sorted((c for c in laid if zones.seat_of(c.centre) == seat), key=lambda c: c.centre[0])
             out.append(
                 HandShown(
                     seat,
@@ -233,9 +252,38 @@ class Comparer:
         result: Mask = area > 0
         return result
 
+    def _missed_hand_cards(self, ref: View, view: View) -> list[SeenCard]:
+        """Cards laid away from the pile that the scanner did not find (near the frame's edge, say),
+        read where the table changed in card-sized regions no found card covers."""
+        if self.read_at is None:
+            return []
+        p = self.params
+        found = quad_mask(
+            view.small.grey.shape, [c.corners for c in view.cards], view.small.scale, p.explain_margin
+        )
+        area = ~self._pile_area(view) & ~found
+        out = []
+        for quad in locate_cards(ref.small, view.small, p, area, self.card_size_px):
+            seen = self._read_votes(quad, view)
+            if seen is not None and seen.confidence >= p.hand_locate_min:
+                log.debug(
+                    "watcher: read %s (%.2f) where a shown hand changed the table", seen.card, seen.confidence
+                )
+                out.append(seen)
+        return out
+
     def _read_at(self, quad: Quad, ref: View, view: View) -> SeenCard | None:
         """The card read at ``quad`` (where the pile changed) in every frame read for the view, by
         majority, if it is a new card on the pile."""
+        seen = self._read_votes(quad, view)
+        if seen is None or not self._in_pile(seen, view) or not self._is_new(seen, ref, view):
+            return None
+        log.debug("watcher: read %s (%.2f) where the pile changed", seen.card, seen.confidence)
+        return seen
+
+    def _read_votes(self, quad: Quad, view: View) -> SeenCard | None:
+        """The card read at ``quad`` in every frame read for the view, by majority (``None`` when no
+        frame identifies one)."""
         images = view.images or ((view.image,) if view.image is not None else ())
         if self.read_at is None or not images:
             return None
@@ -256,11 +304,7 @@ class Comparer:
                 key=lambda t: -t[1],
             )
         )
-        seen = SeenCard(card, confidence, candidates, dets[-1].corners, True)
-        if not self._in_pile(seen, view) or not self._is_new(seen, ref, view):
-            return None
-        log.debug("watcher: read %s (%.2f) where the pile changed", card, confidence)
-        return seen
+        return SeenCard(card, confidence, candidates, dets[-1].corners, True)
 
     def _compare_tricks(self, ref: View, view: View) -> list[Observation]:
         known = {c.card for c in ref.cards if c.card is not None}

@@ -52,6 +52,29 @@ def pile_change(ref: SmallView, view: SmallView, params: WatcherParams, area: Ma
     return result
 
 
+def _fit(
+    points: np.ndarray, scale: float, params: WatcherParams, card_size_px: tuple[float, float] | None
+) -> Quad | None:
+    """A card-shaped quad (frame pixels) fitted to changed ``points`` of the small image, or ``None``
+    when they are not of a card's size (calibrated) or shape."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points.astype(np.float32))
+    long_side, short_side = max(w, h), min(w, h)
+    if short_side < 2:
+        return None
+    # minAreaRect's angle belongs to its "width" side; turn it into the long side's angle from vertical.
+    long_angle = angle + 90.0 if w >= h else angle
+    if card_size_px is not None:
+        short_side, long_side = card_size_px[0] * scale, card_size_px[1] * scale
+        found = max(w, h)
+        if not params.locate_min_size * long_side <= found <= params.locate_max_size * long_side:
+            return None
+    elif abs(long_side / short_side / CARD_ASPECT - 1.0) > params.locate_aspect_tolerance:
+        return None
+    quad = portrait_quad((cx, cy), long_side, short_side, long_angle)
+    a, b, c, d = ((x / scale, y / scale) for x, y in quad)
+    return (a, b, c, d)
+
+
 def locate_card(
     ref: SmallView,
     view: SmallView,
@@ -71,24 +94,27 @@ def locate_card(
         return None
     biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     ys, xs = np.nonzero(labels == biggest)
-    points = np.column_stack([xs, ys]).astype(np.float32)
-    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
-    long_side, short_side = max(w, h), min(w, h)
-    if short_side < 2:
-        return None
-    # minAreaRect's angle belongs to its "width" side; turn it into the long side's angle from vertical.
-    long_angle = angle + 90.0 if w >= h else angle
-    scale = view.scale
-    if card_size_px is not None:
-        short_side, long_side = card_size_px[0] * scale, card_size_px[1] * scale
-        found = max(w, h)
-        if not params.locate_min_size * long_side <= found <= params.locate_max_size * long_side:
-            return None
-    elif abs(long_side / short_side / CARD_ASPECT - 1.0) > params.locate_aspect_tolerance:
-        return None
-    quad = portrait_quad((cx, cy), long_side, short_side, long_angle)
-    a, b, c, d = ((x / scale, y / scale) for x, y in quad)
-    return (a, b, c, d)
+    return _fit(np.column_stack([xs, ys]), view.scale, params, card_size_px)
+
+
+def locate_cards(
+    ref: SmallView,
+    view: SmallView,
+    params: WatcherParams,
+    area: Mask,
+    card_size_px: tuple[float, float] | None = None,
+) -> list[Quad]:
+    """Every card-sized region of ``area`` (a mask of the small image) that changed between ``ref``
+    and ``view``, as card corners in frame pixels (cards laid apart, such as a hand shown)."""
+    change = pile_change(ref, view, params, area)
+    count, labels = cv2.connectedComponents(change.astype(np.uint8), connectivity=8)
+    quads = []
+    for label in range(1, count):
+        ys, xs = np.nonzero(labels == label)
+        quad = _fit(np.column_stack([xs, ys]), view.scale, params, card_size_px)
+        if quad is not None:
+            quads.append(quad)
+    return quads
 
 
 class _ScannerParts(Protocol):

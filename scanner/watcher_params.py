@@ -59,6 +59,10 @@ class WatcherParams:
     """Printed pixels needed in the uncovered part to judge by them (else all of it is judged)."""
     uncovered_changed_max: float = 0.35
     """Changed part of the uncovered area at or below which the card below is still there."""
+    new_card_changed: float = 0.1
+    """Part of a new pile card's outline that must have changed since the last view (a card laid
+    there changes it; an outline the scanner placed a little differently over an unchanged pile
+    does not)."""
     explain_margin: float = 0.15
     """Card outlines grow by this fraction of their size when they explain changed pixels."""
     hand_fraction: float = 0.01
@@ -95,6 +99,9 @@ class WatcherParams:
     locate_below: float = 0.6
     """When the scanner's new top card on the pile is missing or less sure than this, the watcher
     looks where the pile changed and has the card there read (if it was given a reader)."""
+    hand_locate_min: float = 0.6
+    """When hands are shown: a card-sized change away from the pile that no found card covers is read
+    (if the watcher was given a reader), and joins its seat's hand if read at least this surely."""
     locate_min_size: float = 0.5
     locate_max_size: float = 1.6
     """A changed region's long side, as a fraction of a card's (calibrated) long side, to be a card."""
@@ -130,6 +137,7 @@ class WatcherParams:
             "twin_iou": (0.0, 1.0),
             "uncovered_min": (0.0, 1.0),
             "uncovered_changed_max": (0.0, 1.0),
+            "new_card_changed": (0.0, 1.0),
             "explain_margin": (0.0, 2.0),
             "hand_fraction": (0.0, 1.0),
             "paper_max_saturation": (0, 255),
@@ -148,6 +156,7 @@ class WatcherParams:
             "pile_centre_y": (0.0, 1.0),
             "pile_radius": (0.0, 2.0),
             "locate_below": (0.0, 1.0),
+            "hand_locate_min": (0.0, 1.0),
             "locate_min_size": (0.0, 10.0),
             "locate_max_size": (0.0, 10.0),
             "locate_aspect_tolerance": (0.0, 10.0),

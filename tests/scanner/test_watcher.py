@@ -216,6 +216,40 @@ def test_a_nudged_card_is_not_a_new_card() -> None:
     assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("1"), octo("5")]
 
 
+def test_a_covered_twin_whose_outline_shifts_does_not_hide_the_card_played_on_it() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("+2"), rect(160, 120))
+    play(table, octo("+2"), rect(168, 126))
+    below = rect(161, 121)  # the covered +2, its outline estimated a pixel off
+    for index in range(10, len(table.frames)):
+        top = table.truth[index][1]
+        table.truth[index] = [
+            Detection(octo("+2"), 0.6, below, False),
+            Detection(None, 0.2, top.corners, True),  # the scanner cannot read the new +2
+        ]
+    watcher = Watcher(
+        table.detect, deck=DeckKind.OCTOPLUS, seats=3, read_at=table.read_at, card_size_px=(40, 56)
+    )
+    seen = run(table, watcher)
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("+2"), octo("+2")]
+
+
+def test_an_outline_placed_differently_over_an_unchanged_pile_is_not_a_new_card() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    play(table, octo("1"), rect(166, 124))
+    table.show(1, hand=(40, 200))
+    table.cards.append((octo("5"), rect(40, 200)))  # a card laid far from the pile: the view changes
+    table.show(4)
+    for index in range(len(table.frames) - 4, len(table.frames)):
+        old, _, shown = table.truth[index]
+        table.truth[index] = [old, Detection(octo("1"), 0.9, rect(176, 131), True), shown]
+    seen = run(table, pile_watcher(table, turn_idle_s=100))
+    assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("3"), octo("1")]
+
+
 def test_hands_waving_over_an_unchanged_table_yield_nothing_and_cost_no_scan() -> None:
     table = Table()
     table.show(4)
@@ -388,6 +422,30 @@ def test_a_card_the_scanner_misses_is_not_taken_for_a_hand() -> None:
     assert [o for o in seen if isinstance(o, HandShown)] == [
         HandShown(1, (octo("5"),), (0.9,), 10, table.frames[10].timestamp)
     ]
+
+
+def test_a_shown_card_the_scanner_misses_near_the_edge_is_read_where_the_table_changed() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    table.show(1, hand=(160, 220))
+    for i, text in enumerate(("5", "+2", "1")):
+        table.cards.append((octo(text), rect(110 + 50 * i, 210)))
+    table.show(4)
+    for index in range(10, len(table.frames)):
+        table.truth[index] = table.truth[index][:3]  # the 1 at the frame's corner is not found
+    without = [o for _, o in run(table, pile_watcher(table, turn_idle_s=100)) if isinstance(o, HandShown)]
+    assert [o.cards for o in without] == [(octo("5"), octo("+2"))]
+    watcher = Watcher(
+        table.detect,
+        deck=DeckKind.OCTOPLUS,
+        seats=3,
+        params=WatcherParams(turn_idle_s=100),
+        read_at=table.read_at,
+        card_size_px=(CARD_W, CARD_H),
+    )
+    seen = [o for _, o in run(table, watcher) if isinstance(o, HandShown)]
+    assert [(o.seat, o.cards) for o in seen] == [(1, (octo("5"), octo("+2"), octo("1")))]
 
 
 # --- tricks --------------------------------------------------------------------------------------------
