@@ -19,7 +19,9 @@ Oktris templates is never named) and one of these holds:
 1. the index alone: its score reaches ``min_score``, each of its parts (rank,
    suit) reaches ``min_part_score`` and it leads the best other card by
    ``min_margin`` (or, for a standard card, each index corner on its own reads
-   it first by ``pair_margin`` x ``min_margin``: two agreeing corners);
+   it first by ``pair_margin`` x ``min_margin``: two agreeing corners), and a
+   standard card leads its twin (the same rank in the other suit of its colour,
+   alike when blurred) by ``twin_margin``;
 2. the index and the face agree: both rank it first, its index score reaches
    ``agree_min_score``, its face score ``agree_face_score`` and the face's lead
    ``agree_face_margin``;
@@ -76,7 +78,7 @@ import numpy.typing as npt
 from scanner.identify_face import FaceReading, read_face
 from scanner.identify_index import IndexReading, agree, read_index
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
-from scanner.identify_suit import symbol_lead
+from scanner.identify_suit import symbol_lead, twin_lead
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
 from scorer.cards import Card, DeckKind, StdCard, Suit
@@ -307,6 +309,8 @@ def _decide(
     clear = best_score - max(second_score, 0.0) >= p.min_margin
     if not clear and p.pair_margin > 0 and templates.deck is DeckKind.OKTRIS:
         clear = agree(reading, best, p)
+    # a spade and a club (a heart and a diamond) of one rank read alike: the twin needs a wider lead
+    clear = clear and twin_lead(reading.order, index_scores, best) >= p.twin_margin
     accepted = best_score >= p.min_score and clear and min(part_scores) >= p.min_part_score
     by_face = False
     if not accepted and not faces:
