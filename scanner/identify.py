@@ -27,7 +27,8 @@ Oktris templates is never named) and one of these holds:
    ``agree_face_margin``;
 3. the blend ``(1 - face_weight) x index + face_weight x face`` ranks it first
    at ``blend_min_score`` or more, ahead of the next card by
-   ``blend_min_margin``.
+   ``blend_min_margin``, with its face score at ``blend_face_score`` (a cut-out
+   showing no whole card matches no face).
 
 4. rank from the face, suit from the index (standard cards): the face's best
    rank leads every other rank by ``rank_face_margin`` (the count and layout of
@@ -333,7 +334,11 @@ def _decide(
         blend_best, blend_second = _top_two(blend)
         blend_score = float(blend[blend_best])
         blend_lead = blend_score - (float(blend[blend_second]) if blend_second is not None else 0.0)
-        if blend_score >= p.blend_min_score and blend_lead >= p.blend_min_margin:
+        if (
+            blend_score >= p.blend_min_score
+            and blend_lead >= p.blend_min_margin
+            and float(face.scores[blend_best]) >= p.blend_face_score
+        ):
             by_face = accepted = True
             best, second = blend_best, blend_second
             best_score = blend_score

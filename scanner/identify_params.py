@@ -141,6 +141,10 @@ class IdentifyParams:
     """The best card of the blended score is named when it reaches this..."""
     blend_min_margin: float = 0.02
     """...and leads the next card of the blended score by this much."""
+    blend_face_score: float = 0.25
+    """...and the whole face's score of that card reaches this: a cut-out showing no card's
+    outline (a false find over part of a card) matches no face, and its index alone must not
+    carry the blend."""
     corner_rank_weight: float = 0.7
     """Share of the label in an Octoplus card's corner-index score (the mark under it, the
     same dot on every number card, has the rest); the corner index is read only when the
@@ -255,6 +259,7 @@ class IdentifyParams:
             "corner_agree_margin": (0.0, 2.0),
             "corner_agree_part_score": (-1.0, 2.0),
             "blend_min_margin": (0.0, 2.0),
+            "blend_face_score": (0.0, 1.0),
         }
         for f in fields(self):
             value = getattr(self, f.name)
