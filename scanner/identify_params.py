@@ -104,10 +104,6 @@ class IdentifyParams:
     pair_margin: float = 0.3
     """A standard card whose two index corners each read it first, leading by this fraction of
     ``min_margin``, is named even when its overall lead is smaller (0: off)."""
-    twin_margin: float = 0.05
-    """The index alone (rule 1, first or wide reading) names a standard card only when it also
-    leads its twin, the same rank in the other suit of its colour, by this much: a spade and a
-    club (a heart and a diamond) read alike when blurred or partly covered (0: off)."""
     red_ink: float = 0.12
     """Redness of the ink (0..1) above which a region counts as printed in red."""
     black_ink: float = 0.03
@@ -202,6 +198,10 @@ class IdentifyParams:
     """...and the card it names must have been among this many best cards of a reading at
     ``search_px`` (the centre's or the corner index's): where the wider search reaches into a
     neighbouring card's corner, it names a card the first readings did not rank near the top."""
+    wide_twin_margin: float = 0.05
+    """...and a standard card must lead its twin there, the same rank in the other suit of its
+    colour, by this much: a spade and a club (a heart and a diamond) read alike when the search
+    reaches beyond a blurred or covered index (0: off)."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -239,7 +239,7 @@ class IdentifyParams:
             "min_part_score": (-1.0, 1.0),
             "min_margin": (0.0, 2.0),
             "pair_margin": (0.0, 1.0),
-            "twin_margin": (0.0, 2.0),
+            "wide_twin_margin": (0.0, 2.0),
             "red_ink": (0.0, 1.0),
             "black_ink": (0.0, 1.0),
             "colour_present": (0.0, 255.0),

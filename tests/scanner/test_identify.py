@@ -297,20 +297,3 @@ def test_regions_must_lie_inside_the_card() -> None:
         Region(0, 0, 201, 10)
     with pytest.raises(ValueError, match="inside"):
         Region(10, 10, 10, 20)
-
-
-def test_the_index_alone_does_not_name_a_black_suit_over_its_twin_by_a_hair() -> None:
-    """A spade face with a third of a club's ink over it: its index leads the club of its rank
-    by more than ``min_margin`` but less than ``twin_margin``, so the index alone leaves it open."""
-    templates = Templates.builtin(DeckKind.OKTRIS)
-    rules = replace(INDEX_ONLY, rank_face_margin=2.0, club_lead=1.0, spade_lead=0.5)
-    for rank in (5, 7):
-        spade = face(StdCard(rank, Suit.SPADES)).astype(np.float32)
-        club = face(StdCard(rank, Suit.CLUBS)).astype(np.float32)
-        mixed = np.clip(0.65 * spade + 0.35 * club, 0, 255).astype(np.uint8)
-        loose = identify(mixed, templates, replace(rules, twin_margin=0.0))
-        assert loose.card == StdCard(rank, Suit.SPADES), f"{rank}: {loose}"
-        assert loose.margin < rules.twin_margin
-        strict = identify(mixed, templates, rules)
-        assert strict.card is None, f"{rank}: {strict}"
-        assert strict.candidate == StdCard(rank, Suit.SPADES)

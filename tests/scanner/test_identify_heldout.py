@@ -63,7 +63,7 @@ BASE = ScannerParams()
     ("seed", "index", "before"),
     [
         # a black 7 over a 3D, named 7S by the wide index search 0.04 ahead of 7C
-        (9090, 60, replace(BASE, identify=replace(BASE.identify, twin_margin=0.0))),
+        (9090, 60, replace(BASE, identify=replace(BASE.identify, wide_twin_margin=0.0))),
         # a false find over part of a heart card, named 4H by the blend with a face score of 0.22
         (4714, 64, replace(BASE, identify=replace(BASE.identify, blend_face_score=0.0))),
     ],
