@@ -25,7 +25,8 @@ Oktris templates is never named) and one of these holds:
    ``agree_face_margin``;
 3. the blend ``(1 - face_weight) x index + face_weight x face`` ranks it first
    at ``blend_min_score`` or more, ahead of the next card by
-   ``blend_min_margin``.
+   ``blend_min_margin``, with its face score at ``blend_face_score`` (a cut-out
+   showing no whole card matches no face).
 
 4. rank from the face, suit from the index (standard cards): the face's best
    rank leads every other rank by ``rank_face_margin`` (the count and layout of
@@ -59,7 +60,9 @@ finder's quad a few pixels off puts the index beyond ``search_px``), by the
 index rules alone (the face was heard already), when a first reading's best
 card scored ``wide_min_score`` or more (a cut-out of no card scores less); that
 answer counts only when its card was among the ``wide_among`` best of a first
-reading (the wider search may reach into a neighbouring card's corner).
+reading (the wider search may reach into a neighbouring card's corner) and, for
+a standard card, when the wide reading ranks it ahead of its twin (the same rank
+in the other suit of its colour) by ``wide_twin_margin``.
 Otherwise the answer is ``None`` (not identified) with the best candidate still
 reported.  The thresholds were set on scenes rendered under other seeds than
 the committed fixtures (see ``benchmarks.identify_holdout`` and
@@ -76,7 +79,7 @@ import numpy.typing as npt
 from scanner.identify_face import FaceReading, read_face
 from scanner.identify_index import IndexReading, agree, read_index
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
-from scanner.identify_suit import symbol_lead
+from scanner.identify_suit import symbol_lead, twin_lead
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
 from scorer.cards import Card, DeckKind, StdCard, Suit
@@ -164,9 +167,12 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
             face_weight=0.0,
             agree_face_score=2.0,
         )
-        second = _decide(image, templates, wide, faces, [])
-        if second.card is not None and any(
-            _among_best(reading, second.card, p.wide_among) for reading in readings
+        wide_readings: list[IndexReading] = []
+        second = _decide(image, templates, wide, faces, wide_readings)
+        if (
+            second.card is not None
+            and any(_among_best(reading, second.card, p.wide_among) for reading in readings)
+            and _twin_lead(wide_readings[0], second.card) >= p.wide_twin_margin
         ):
             return second
     return answer
@@ -279,6 +285,13 @@ def _spade_or_club(
     )
 
 
+def _twin_lead(reading: IndexReading, card: Card) -> float:
+    """How far ``card`` leads its twin suit in ``reading`` (``inf`` when it has none there)."""
+    if card not in reading.order:
+        return float("inf")
+    return twin_lead(reading.order, reading.scores, reading.order.index(card))
+
+
 def _among_best(reading: IndexReading, card: Card, count: int) -> bool:
     """Whether ``card`` is one of the ``count`` best cards of ``reading``."""
     if card not in reading.order:
@@ -329,7 +342,11 @@ def _decide(
         blend_best, blend_second = _top_two(blend)
         blend_score = float(blend[blend_best])
         blend_lead = blend_score - (float(blend[blend_second]) if blend_second is not None else 0.0)
-        if blend_score >= p.blend_min_score and blend_lead >= p.blend_min_margin:
+        if (
+            blend_score >= p.blend_min_score
+            and blend_lead >= p.blend_min_margin
+            and float(face.scores[blend_best]) >= p.blend_face_score
+        ):
             by_face = accepted = True
             best, second = blend_best, blend_second
             best_score = blend_score

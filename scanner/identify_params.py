@@ -137,6 +137,10 @@ class IdentifyParams:
     """The best card of the blended score is named when it reaches this..."""
     blend_min_margin: float = 0.02
     """...and leads the next card of the blended score by this much."""
+    blend_face_score: float = 0.25
+    """...and the whole face's score of that card reaches this: a cut-out showing no card's
+    outline (a false find over part of a card) matches no face, and its index alone must not
+    carry the blend."""
     corner_rank_weight: float = 0.7
     """Share of the label in an Octoplus card's corner-index score (the mark under it, the
     same dot on every number card, has the rest); the corner index is read only when the
@@ -194,6 +198,10 @@ class IdentifyParams:
     """...and the card it names must have been among this many best cards of a reading at
     ``search_px`` (the centre's or the corner index's): where the wider search reaches into a
     neighbouring card's corner, it names a card the first readings did not rank near the top."""
+    wide_twin_margin: float = 0.05
+    """...and a standard card must lead its twin there, the same rank in the other suit of its
+    colour, by this much: a spade and a club (a heart and a diamond) read alike when the search
+    reaches beyond a blurred or covered index (0: off)."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -231,6 +239,7 @@ class IdentifyParams:
             "min_part_score": (-1.0, 1.0),
             "min_margin": (0.0, 2.0),
             "pair_margin": (0.0, 1.0),
+            "wide_twin_margin": (0.0, 2.0),
             "red_ink": (0.0, 1.0),
             "black_ink": (0.0, 1.0),
             "colour_present": (0.0, 255.0),
@@ -250,6 +259,7 @@ class IdentifyParams:
             "corner_agree_margin": (0.0, 2.0),
             "corner_agree_part_score": (-1.0, 2.0),
             "blend_min_margin": (0.0, 2.0),
+            "blend_face_score": (0.0, 1.0),
         }
         for f in fields(self):
             value = getattr(self, f.name)

@@ -28,9 +28,28 @@ from scanner.identify_colour import grey
 from scanner.identify_params import IdentifyParams
 from scanner.templates import Templates
 from scanner.types import Image
-from scorer.cards import StdCard
+from scorer.cards import Card, StdCard
 
 FloatArray = npt.NDArray[np.float32]
+
+
+def twin_lead(order: tuple[Card, ...], scores: FloatArray, best: int) -> float:
+    """How far card ``best`` of ``order`` leads, in ``scores``, its twin: the card of the same
+    rank in the other suit of its colour (spades and clubs, hearts and diamonds look alike when
+    small and blurred); ``inf`` when it has none among ``order`` (a card without a suit)."""
+    card = order[best]
+    if not isinstance(card, StdCard):
+        return float("inf")
+    for i, other in enumerate(order):
+        if (
+            isinstance(other, StdCard)
+            and other.rank == card.rank
+            and other.suit is not card.suit
+            and other.suit.is_red == card.suit.is_red
+        ):
+            return float(scores[best]) - float(scores[i])
+    return float("inf")
+
 
 _DIFFERENT = 40
 """Grey levels by which two template faces must differ at a pixel for it to belong to a symbol."""
