@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scanner.scenes import SceneTruth, render  # noqa: E402
+from scanner.scenes import Scene, SceneTruth, render  # noqa: E402
 from scanner.scenes_layout import LAYOUTS, random_scene  # noqa: E402
 from scanner.scenes_paint import TableKind  # noqa: E402
 from scorer.cards import DeckKind  # noqa: E402
@@ -66,26 +66,33 @@ def _truth_json(truth: SceneTruth) -> list[dict[str, Any]]:
     ]
 
 
+def render_scene(seed: int, index: int) -> tuple[dict[str, Any], Scene, np.ndarray, SceneTruth]:
+    """Scene ``index`` of the set rendered with ``seed``: its conditions, layout, image (before
+    JPEG) and truth.  The same seed and index always give the same scene."""
+    cond = _conditions(index)
+    rng = np.random.default_rng([seed, index])
+    scene = random_scene(
+        rng,
+        cond["deck"],
+        cond["layout"],
+        table=cond["table"],
+        tilt_deg=cond["tilt_deg"],
+        glare=cond["glare"],
+        dim=cond["dim"],
+        motion=cond["motion"],
+        noisy=cond["noisy"],
+        arms=cond["arms"],
+    )
+    image, truth = render(scene, rng)
+    return cond, scene, image, truth
+
+
 def make(out: Path, seed: int, count: int = COUNT) -> dict[str, Any]:
     """Render ``count`` scenes into ``out``; returns the truth document written as ``truth.json``."""
     out.mkdir(parents=True, exist_ok=True)
     scenes = []
     for i in range(count):
-        cond = _conditions(i)
-        rng = np.random.default_rng([seed, i])
-        scene = random_scene(
-            rng,
-            cond["deck"],
-            cond["layout"],
-            table=cond["table"],
-            tilt_deg=cond["tilt_deg"],
-            glare=cond["glare"],
-            dim=cond["dim"],
-            motion=cond["motion"],
-            noisy=cond["noisy"],
-            arms=cond["arms"],
-        )
-        image, truth = render(scene, rng)
+        cond, scene, image, truth = render_scene(seed, i)
         name = f"scene_{i:03d}.jpg"
         ok = cv2.imwrite(
             str(out / name),

@@ -26,21 +26,7 @@ def held_out_scene(seed: int, index: int) -> tuple[Image, dict[str, Any]]:
     sys.path.insert(0, str(ROOT / "tools"))
     import make_fixtures  # type: ignore[import-not-found]  # a script folder, imported on demand
 
-    cond = make_fixtures._conditions(index)
-    rng = np.random.default_rng([seed, index])
-    scene = make_fixtures.random_scene(
-        rng,
-        cond["deck"],
-        cond["layout"],
-        table=cond["table"],
-        tilt_deg=cond["tilt_deg"],
-        glare=cond["glare"],
-        dim=cond["dim"],
-        motion=cond["motion"],
-        noisy=cond["noisy"],
-        arms=cond["arms"],
-    )
-    image, truth = make_fixtures.render(scene, rng)
+    cond, _, image, truth = make_fixtures.render_scene(seed, index)
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, cond["jpeg_quality"]])
     assert ok
     worn = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
