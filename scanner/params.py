@@ -23,6 +23,12 @@ def _check(name: str, value: float, low: float, high: float) -> None:
         raise ValueError(f"{name} must be a number in [{low}, {high}], got {value!r}")
 
 
+def _check_int(name: str, value: int, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name} must be an int in [{low}, {high}], got {value!r}")
+    _check(name, value, low, high)
+
+
 @dataclass(frozen=True)
 class FindParams:
     """Parameters of the card finder (``scanner.find``).
@@ -350,13 +356,9 @@ class FindParams:
                 f"find.faint_canny_low ({self.faint_canny_low}) must not exceed "
                 f"find.faint_canny_high ({self.faint_canny_high})"
             )
-        for name in ("faint_open", "support_points"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"find.{name} must be an int, got {value!r}")
-        _check("find.faint_open", self.faint_open, 1, 31)
+        _check_int("find.faint_open", self.faint_open, 1, 31)
         _check("find.lone_aspect_tolerance", self.lone_aspect_tolerance, 0.0, 1.0)
-        _check("find.support_points", self.support_points, 4, 1000)
+        _check_int("find.support_points", self.support_points, 4, 1000)
         _check("find.min_side_support", self.min_side_support, 0.0, 1.0)
         _check("find.frame_margin", self.frame_margin, 0.0, 100.0)
         inset = self.border_inset
@@ -369,19 +371,15 @@ class FindParams:
         _check("find.border_min_px", self.border_min_px, 0.0, 100.0)
         _check("find.paper_tolerance", self.paper_tolerance, 0.0, 255.0)
         _check("find.min_paper", self.min_paper, 0.0, 1.0)
-        for name in ("line_votes", "line_gap", "max_lines", "max_line_cards"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"find.{name} must be an int, got {value!r}")
         _check("find.line_min_length", self.line_min_length, 0.01, 1.0)
-        _check("find.line_votes", self.line_votes, 1, 10000)
-        _check("find.line_gap", self.line_gap, 0, 1000)
+        _check_int("find.line_votes", self.line_votes, 1, 10000)
+        _check_int("find.line_gap", self.line_gap, 0, 1000)
         _check("find.line_merge_angle", self.line_merge_angle, 0.0, 45.0)
         _check("find.line_merge_distance", self.line_merge_distance, 0.0, 100.0)
-        _check("find.max_lines", self.max_lines, 0, 100)
+        _check_int("find.max_lines", self.max_lines, 0, 100)
         _check("find.line_parallel", self.line_parallel, 0.0, 45.0)
         _check("find.line_square", self.line_square, 0.0, 45.0)
-        _check("find.max_line_cards", self.max_line_cards, 0, 1000)
+        _check_int("find.max_line_cards", self.max_line_cards, 0, 1000)
         _check("find.cut_min_seen", self.cut_min_seen, 0.0, 1.0)
         _check("find.min_relative_area", self.min_relative_area, 0.0, 1.0)
         _check("find.line_below", self.line_below, 0.0, 1.01)
@@ -476,19 +474,13 @@ class CoveredParams:
         """
         if not isinstance(self.enabled, bool):
             raise ValueError(f"covered.enabled must be a bool, got {self.enabled!r}")
-        if not isinstance(self.max_reads, int) or isinstance(self.max_reads, bool):
-            raise ValueError(f"covered.max_reads must be an int, got {self.max_reads!r}")
         _check("covered.patch", self.patch, 0.3, 1.0)
         _check("covered.index_on_card", self.index_on_card, 0.0, 1.0)
         _check("covered.index_ink", self.index_ink, 0.0, 255.0)
-        _check("covered.max_reads", self.max_reads, 0, 1000)
+        _check_int("covered.max_reads", self.max_reads, 0, 1000)
         _check("covered.min_open", self.min_open, 0.0, 10.0)
-        if not isinstance(self.open_margin, int) or isinstance(self.open_margin, bool):
-            raise ValueError(f"covered.open_margin must be an int, got {self.open_margin!r}")
-        _check("covered.open_margin", self.open_margin, 0, 100)
-        if not isinstance(self.search_px, int) or isinstance(self.search_px, bool):
-            raise ValueError(f"covered.search_px must be an int, got {self.search_px!r}")
-        _check("covered.search_px", self.search_px, 0, 40)
+        _check_int("covered.open_margin", self.open_margin, 0, 100)
+        _check_int("covered.search_px", self.search_px, 0, 40)
         _check("covered.min_score", self.min_score, -1.0, 1.0)
         _check("covered.min_margin", self.min_margin, 0.0, 2.0)
         _check("covered.min_part_score", self.min_part_score, -1.0, 1.0)
@@ -506,9 +498,7 @@ class CoveredParams:
         _check("covered.replace_card", self.replace_card, 0.0, 2.0)
         _check("covered.duplicate_point", self.duplicate_point, 0.0, 100.0)
         _check("covered.duplicate_angle", self.duplicate_angle, 0.0, 90.0)
-        if not isinstance(self.line_votes, int) or isinstance(self.line_votes, bool):
-            raise ValueError(f"covered.line_votes must be an int, got {self.line_votes!r}")
-        _check("covered.line_votes", self.line_votes, 1, 10000)
+        _check_int("covered.line_votes", self.line_votes, 1, 10000)
         _check("covered.line_length", self.line_length, 1.0, 10000.0)
         _check("covered.line_gap", self.line_gap, 0.0, 100.0)
         _check("covered.line_angle", self.line_angle, 0.0, 45.0)

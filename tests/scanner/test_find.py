@@ -211,6 +211,9 @@ def test_warp_card_rejects_corners_that_are_not_four_points() -> None:
         ("size_ladder_step", 0.0),
         ("whole_support", 1.5),
         ("whole_largest", -0.1),
+        ("line_votes", 2.5),
+        ("faint_open", True),
+        ("max_line_cards", -1),
     ],
 )
 def test_bad_find_parameters_are_refused_naming_the_field(field: str, value: object) -> None:

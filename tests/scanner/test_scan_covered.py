@@ -158,6 +158,10 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(size_steps=())
     with pytest.raises(ValueError, match=r"covered\.enabled"):
         CoveredParams(enabled=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.max_reads must be an int"):
+        CoveredParams(max_reads=3.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.search_px"):
+        CoveredParams(search_px=99)
 
 
 def test_a_pile_read_from_corners_names_only_its_own_cards_where_they_lie(templates: Templates) -> None:
