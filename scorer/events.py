@@ -127,7 +127,7 @@ def describe(event: Event, players: tuple[str, ...] = ()) -> str:
     if isinstance(event, TakeChain):
         return f"{who(event.seat)} takes the +2 chain"
     if isinstance(event, Reveal):
-        return f"{who(event.seat)} shows {cards(event.cards, 'no cards')}"
+        return f"{who(event.seat)} reveals {cards(event.cards, 'no cards')}"
     if isinstance(event, Trick):
         return "Trick " + "  ".join(f"{who(i)} {card.pretty}" for i, card in enumerate(event.cards, start=1))
     if isinstance(event, Undone):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorer.cards import OctoCard
-from scorer.events import Adjust, Give, Play, TakeChain, Trick, TurnUp, Undone
+from scorer.events import Adjust, Give, Play, Reveal, TakeChain, Trick, TurnUp, Undone
 from scorer.sheet import Adjustment, ScoreCell, ScoreSheet
 from scorer.view import event_words, standings, with_names
 from webui.chart import running_totals, score_chart_svg
@@ -64,6 +64,7 @@ def test_events_in_words_name_the_players() -> None:
     assert event_words(Give(1, 3), PLAYERS) == "Ana gives a card to Cleo"
     assert event_words(TakeChain(3), PLAYERS) == "Cleo takes the +2 chain"
     assert event_words(Undone(4), PLAYERS) == "Undo of #4"
+    assert event_words(Reveal(2, (three,)), PLAYERS) == "Ben reveals 3"
     assert event_words(Adjust(2, -3, "miscount"), PLAYERS) == "Ben -3: miscount"
     from scorer.cards import StdCard
 
