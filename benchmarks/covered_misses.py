@@ -33,7 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from benchmarks.scanner_accuracy import FIXTURES, _match, _short_side, render
+from benchmarks.scanner_accuracy import _match, _short_side, scene_folder
 from scanner.find import find_cards
 from scanner.find_corners import card_quad, corner_proposals
 from scanner.find_work import make_work
@@ -139,13 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as scratch:
-        if "--seed" in args:
-            seed = int(args[args.index("--seed") + 1])
-            count = int(args[args.index("--count") + 1]) if "--count" in args else 64
-            folder = render(seed, count, Path(scratch))
-        else:
-            names = [a for a in args if not a.startswith("--")]
-            folder = Path(names[0]) if names else FIXTURES
+        folder = scene_folder(args, Path(scratch), default_count=64)
         lines, causes = misses(folder)
     print("\n".join(lines))
     print(f"\n{sum(causes.values())} visible cards not named right:")

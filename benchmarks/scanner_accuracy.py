@@ -239,6 +239,21 @@ def render(seed: int, count: int, out: Path) -> Path:
     return out
 
 
+def scene_folder(args: list[str], scratch: Path, default_count: int) -> Path:
+    """The scene folder the command line names: scenes rendered into ``scratch`` with
+    ``--seed N [--count M]`` (``default_count`` scenes by default), else the folder given as the
+    first plain argument, else the committed fixtures."""
+    if "--seed" in args:
+        seed = int(args[args.index("--seed") + 1])
+        count = int(args[args.index("--count") + 1]) if "--count" in args else default_count
+        return render(seed, count, scratch)
+    values = {"--seed", "--count"}
+    names = [
+        a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in values)
+    ]
+    return Path(names[0]) if names else FIXTURES
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the accuracy figures of a fixture folder; returns the exit code.
 
@@ -249,22 +264,13 @@ def main(argv: list[str] | None = None) -> int:
     folder and measures those (held-out scenes) instead of a folder.
     """
     args = sys.argv[1:] if argv is None else argv
-    values = {"--seed", "--count"}
-    names = [
-        a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in values)
-    ]
     cv2.setNumThreads(1)
     sets: list[ScannerParams | None] = [None]
     if "--compare" in args:
         base = ScannerParams()
         sets = [replace(base, covered=replace(base.covered, enabled=False)), base]
     with tempfile.TemporaryDirectory() as scratch:
-        if "--seed" in args:
-            seed = int(args[args.index("--seed") + 1])
-            count = int(args[args.index("--count") + 1]) if "--count" in args else 182
-            folder = render(seed, count, Path(scratch))
-        else:
-            folder = Path(names[0]) if names else FIXTURES
+        folder = scene_folder(args, Path(scratch), default_count=182)
         reports = evaluate_side_by_side(folder, sets)
     lines: list[str] = []
     for title, report in zip(("without covered-card reading", "with it"), reports, strict=False):
