@@ -118,6 +118,13 @@ def pile_watcher(table: Table, **params: object) -> Watcher:
     return Watcher(table.detect, deck=DeckKind.OCTOPLUS, seats=3, params=WatcherParams(**params))  # type: ignore[arg-type]
 
 
+def reading_watcher(table: Table, card_size_px: tuple[float, float] | None = None) -> Watcher:
+    """A pile watcher that may read a card where the pile changed (``table.read_at``)."""
+    return Watcher(
+        table.detect, deck=DeckKind.OCTOPLUS, seats=3, read_at=table.read_at, card_size_px=card_size_px
+    )
+
+
 def play(table: Table, card: Card, quad: Quad, still: int = 4) -> None:
     table.show(1, hand=(int(quad[0][0]) + 20, int(quad[2][1]) + 10))
     table.cards.append((card, quad))
@@ -192,9 +199,7 @@ def test_a_pile_card_the_scanner_misses_is_read_where_the_pile_changed() -> None
         table.truth[index] = table.truth[index][:1]  # the scanner sees only the 2 below
     without = run(table, pile_watcher(table))
     assert [obs.card for _, obs in without if isinstance(obs, PileCard)] == [octo("2")]
-    watcher = Watcher(
-        table.detect, deck=DeckKind.OCTOPLUS, seats=3, read_at=table.read_at, card_size_px=(40, 56)
-    )
+    watcher = reading_watcher(table, card_size_px=(40, 56))
     seen = run(table, watcher)
     assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("2"), octo("5")]
 
@@ -211,7 +216,7 @@ def test_a_nudged_card_is_not_a_new_card() -> None:
     assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("1"), octo("5")]
     for index in range(len(table.frames) - 4, len(table.frames)):
         table.truth[index] = table.truth[index][:1]  # the scanner loses the nudged 5 ...
-    reading = Watcher(table.detect, deck=DeckKind.OCTOPLUS, seats=3, read_at=table.read_at)
+    reading = reading_watcher(table)
     seen = run(table, reading)  # ... reading where the pile changed finds it moved: still no new card
     assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("1"), octo("5")]
 
@@ -228,9 +233,7 @@ def test_a_covered_twin_whose_outline_shifts_does_not_hide_the_card_played_on_it
             Detection(octo("+2"), 0.6, below, False),
             Detection(None, 0.2, top.corners, True),  # the scanner cannot read the new +2
         ]
-    watcher = Watcher(
-        table.detect, deck=DeckKind.OCTOPLUS, seats=3, read_at=table.read_at, card_size_px=(40, 56)
-    )
+    watcher = reading_watcher(table, card_size_px=(40, 56))
     seen = run(table, watcher)
     assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("+2"), octo("+2")]
 
