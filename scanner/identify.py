@@ -38,7 +38,10 @@ Oktris templates is never named) and one of these holds:
    ``rank_face_min_rank_part`` and lie within ``rank_face_index_slack`` of the
    best rank part of another rank.
 
-In 2 and 3 each part must reach ``face_min_part_score``, in 4 the suit part.  A covered card's face
+In 2 and 3 each part must reach ``face_min_part_score``, in 4 the suit part; in 2 and 3 a
+standard card must also lead its twin in the index (the same rank in the other suit of its
+colour) by ``face_twin_margin`` unless its face score reaches ``face_twin_score`` (a face seen
+poorly cannot tell a spade from a club any better than a blurred index).  A covered card's face
 matches nothing well, so there the index decides alone; an Octoplus card none of
 these names (its centre covered) is read once more from its corner index (label
 above mark, ``read_index(..., corner=True)``) and named by rule 1 with
@@ -46,7 +49,10 @@ above mark, ``read_index(..., corner=True)``) and named by rule 1 with
 first, by rule 1 with ``corner_agree_margin`` and ``corner_agree_part_score``
 (two agreeing readings).  Conversely an Octoplus card named from its centre (or
 face) is left unnamed when its corner index names another card by those
-agreement thresholds (a clear corner of a different card).
+agreement thresholds (a clear corner of a different card), or when the centre named it by
+the index rule alone leading by less than ``centre_doubt_margin`` and the corner index ranks
+another card first, at ``min_score``, ahead of the centre's card by more than the centre's
+own lead (two readings that disagree: the surer one wins).
 
 A card none of this names whose index ranks the spade and the club of one rank
 first and second, too close to tell (the other cards ``min_margin`` behind), and
@@ -292,6 +298,13 @@ def _twin_lead(reading: IndexReading, card: Card) -> float:
     return twin_lead(reading.order, reading.scores, reading.order.index(card))
 
 
+def _lead_over(reading: IndexReading, best: int, card: Card) -> float:
+    """How far card ``best`` of ``reading`` leads ``card`` there (``inf`` when ``card`` is not read)."""
+    if card not in reading.order:
+        return float("inf")
+    return float(reading.scores[best]) - float(reading.scores[reading.order.index(card)])
+
+
 def _among_best(reading: IndexReading, card: Card, count: int) -> bool:
     """Whether ``card`` is one of the ``count`` best cards of ``reading``."""
     if card not in reading.order:
@@ -355,6 +368,15 @@ def _decide(
     candidate = reading.order[best]
     least_part = p.face_min_part_score if by_face else p.min_part_score
     accepted = accepted and in_deck(candidate, templates.deck) and min(part_scores) >= least_part
+    if (
+        accepted
+        and by_face
+        and face is not None
+        and float(face.scores[best]) < p.face_twin_score
+        and twin_lead(reading.order, index_scores, best) < p.face_twin_margin
+    ):
+        # a face seen poorly does not tell a card from its twin suit when the index cannot either
+        accepted = False
     if face is not None and not accepted and p.rank_face_margin <= 1.0:
         joint = _rank_by_face(reading, face, p)
         # with the rank read from the face, only the index's suit part must reach the floor
@@ -376,6 +398,15 @@ def _decide(
         if corner.order[c_best] != candidate and _index_names(
             corner, c_best, c_second, agree_rule, p.corner_agree_part_score, templates.deck
         ):
+            accepted = False
+        elif (
+            not by_face
+            and corner.order[c_best] != candidate
+            and float(corner.scores[c_best]) >= p.min_score
+            and best_score - max(second_score, 0.0) < p.centre_doubt_margin
+            and _lead_over(corner, c_best, candidate) > best_score - max(second_score, 0.0)
+        ):
+            # a centre read by a hair yields to a corner index ranking another card first by more
             accepted = False
     elif templates.deck is DeckKind.OCTOPLUS:
         # a covered Octoplus card may still show a corner index (label above mark)

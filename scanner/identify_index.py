@@ -30,7 +30,7 @@ the ink is neutral (``black_ink``), red cards lose it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -368,9 +368,13 @@ def read_index(
     With ``corner`` an Octoplus card is read from its corner index (label above mark, at
     the standard index regions) instead of its centre; a standard card always is.  With
     ``upright_only`` only the card as warped is looked at (one index corner, the top left;
-    ``per_view`` then has one row and ``turn_lead`` is zero).
+    ``per_view`` then has one row and ``turn_lead`` is zero), a standard card's templates
+    tried at the sizes ``lone_corner_scales`` instead of ``template_scales``.
     """
     p = params
+    if upright_only and not corner and p.lone_corner_scales != p.template_scales:
+        # a lone standard index has no second corner to agree with on its suit: finer sizes
+        p = replace(p, template_scales=p.lone_corner_scales)
     prepared = _prepare(templates, p, corner)
     views = _windows(image, prepared.area, p.search_px)[: 1 if upright_only else 2]
     greys = [grey(window) for window in views]

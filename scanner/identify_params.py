@@ -83,6 +83,11 @@ class IdentifyParams:
     """Resampling factor applied to the card before the centre is matched."""
     template_scales: tuple[float, ...] = (0.9, 1.0, 1.1)
     """Sizes (about the card's top-left corner) at which every template is tried, for warp scale error."""
+    lone_corner_scales: tuple[float, ...] = (0.9, 0.95, 1.0, 1.05, 1.1)
+    """Sizes at which every template is tried when one standard index corner is read alone (a
+    covered card's corner, ``read_index(..., upright_only=True)``; not an Octoplus label): with
+    no second corner to agree with, steps of 10% leave a spade and a club (a heart and a
+    diamond) too close to tell."""
     search_px: int = 8
     """How far (canonical pixels, each direction) a region may be off, to absorb warp error."""
     coarse_ratio: float = 0.5
@@ -156,6 +161,10 @@ class IdentifyParams:
     """...and each of the corner's parts (label, mark) reaches this (above 1: off).  A corner
     index that passes these two for another card than the centre names leaves the card
     unnamed."""
+    centre_doubt_margin: float = 0.04
+    """An Octoplus card named from its centre by the index rule alone, leading by less than
+    this, is left unnamed when its corner index ranks another card first at ``min_score`` or
+    more (0: off)."""
 
     rank_face_margin: float = 0.05
     """A standard card none of the rules above names is named when the whole face's best rank
@@ -173,6 +182,13 @@ class IdentifyParams:
     rank_face_twin_margin: float = 0.05
     """...and its index score leads the other suit of its colour (spades and clubs, hearts and
     diamonds: alike when small and blurred) by this much."""
+    face_twin_margin: float = 0.03
+    """A standard card named with the whole face's help (index and face agreeing, or their
+    blend) must lead its twin in the index, the same rank in the other suit of its colour, by
+    this much (a small, blurred index tells a spade from a club by a hair)..."""
+    face_twin_score: float = 0.65
+    """...unless its whole-face score reaches this (the whole face shows, sharp enough for its
+    pips to count; above 1: always the lead)."""
     suit_blur: float = 1.0
     """Gaussian blur (canonical pixels) of the two template faces in the spade-or-club check
     (``scanner.identify_suit``), which compares a whole card's suit symbols one by one..."""
@@ -219,6 +235,9 @@ class IdentifyParams:
             "search_px": (0, 40),
             "wide_search_px": (0, 40),
             "suit_blur": (0.0, 10.0),
+            "face_twin_margin": (0.0, 2.0),
+            "centre_doubt_margin": (0.0, 2.0),
+            "face_twin_score": (-1.0, 2.0),
             "suit_search_px": (0, 20),
             "suit_fit": (-1.0, 2.0),
             "spade_lead": (-1.0, 1.0),
@@ -263,7 +282,7 @@ class IdentifyParams:
         }
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in ("template_scales", "wide_template_scales"):
+            if f.name in ("template_scales", "wide_template_scales", "lone_corner_scales"):
                 if (
                     not isinstance(value, tuple)
                     or not value

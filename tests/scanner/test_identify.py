@@ -285,6 +285,11 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("suit_fit", float("inf")),
         ("spade_lead", 1.5),
         ("club_lead", -1.5),
+        ("lone_corner_scales", ()),
+        ("lone_corner_scales", (0.9, 3.0)),
+        ("face_twin_margin", -0.01),
+        ("face_twin_score", float("nan")),
+        ("centre_doubt_margin", 2.5),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
