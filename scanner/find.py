@@ -136,10 +136,13 @@ def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
     out: dict[str, list[Arr]] = {}
     for name, binary in (
         ("mask", work.mask),
-        ("union", work.union),
+        ("union", None),
         ("split", work.split),
         ("bright", work.bright),
     ):
+        if binary is None:
+            out[name] = list(work.union_outlines)  # outlined with the work image already
+            continue
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out[name] = list(contours)
     area = float(work.grey.shape[0] * work.grey.shape[1])
