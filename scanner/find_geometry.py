@@ -6,6 +6,7 @@ Quads are 4x2 float arrays of ``(x, y)`` points.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -20,6 +21,15 @@ Arr = npt.NDArray[Any]
 """An OpenCV result (its stubs type arrays loosely)."""
 Line = tuple[FloatArray, FloatArray]
 """A line as (a point on it, its unit direction)."""
+
+
+@lru_cache(maxsize=1024)
+def spaced(start: float, stop: float, count: int) -> FloatArray:
+    """``np.linspace(start, stop, count)``, made once per arguments (read-only): the finder
+    samples sides of a few lengths again and again."""
+    out = np.linspace(start, stop, count)
+    out.flags.writeable = False
+    return out
 
 
 def order_corners(points: FloatArray) -> FloatArray:
@@ -147,18 +157,20 @@ def fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
     Rounded card corners and a simplified polygon's shortcuts leave the quad's
     vertices off the true corners; the straight middles of the sides do not.
     """
+    ends = np.roll(quad, -1, axis=0)
+    lengths = np.sqrt(((ends - quad) ** 2).sum(axis=1))
+    if lengths.min() < 4:
+        return quad
+    # the four sides at once: each point's place along each side and its distance from it
+    d = (ends - quad) / lengths[:, None]
+    rel = points[None, :, :] - quad[:, None, :]
+    t = (rel @ d[:, :, None])[:, :, 0] / lengths[:, None]
+    dist = np.abs(rel[:, :, 0] * d[:, None, 1] - rel[:, :, 1] * d[:, None, 0])
+    near = (t > 0.15) & (t < 0.85) & (dist < 2.0 + 0.04 * lengths[:, None])
     lines: list[Line | None] = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        if length < 4:
-            return quad
-        d = (b - a) / length
-        rel = points - a
-        t = rel @ d / length
-        dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
-        near = points[(t > 0.15) & (t < 0.85) & (dist < 2.0 + 0.04 * length)]
-        lines.append(fit_line(near) if len(near) >= 3 else None)
+        side = points[near[i]]
+        lines.append(fit_line(side) if len(side) >= 3 else None)
     short, _ = side_lengths(quad)
     return _corners_from_lines(quad, lines, 0.2 * short)
 
@@ -196,7 +208,7 @@ def refine(quad: FloatArray, grey: Arr, radius: int, min_points: float, min_step
         if nx * (cx - (ax + bx) / 2.0) + ny * (cy - (ay + by) / 2.0) > 0:
             nx, ny = -nx, -ny  # point outwards
         count = max(6, int(length / 6))
-        t = np.linspace(0.12, 0.88, count)
+        t = spaced(0.12, 0.88, count)
         bases.append(np.array([ax, ay]) + np.array([dx, dy]) * t[:, None])
         normals.extend([(nx, ny)] * count)
         counts.append(count)

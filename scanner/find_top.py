@@ -15,7 +15,7 @@ import math
 import cv2
 import numpy as np
 
-from scanner.find_geometry import Arr, FloatArray
+from scanner.find_geometry import Arr, FloatArray, spaced
 from scanner.find_work import Work
 from scanner.params import FindParams
 
@@ -50,7 +50,7 @@ def side_visibility(quad: FloatArray, work: Work, within: FloatArray | None, p: 
         if length < 2:
             continue
         count = max(4, int(length / 1.5))
-        t = np.linspace(0.05, 0.95, count)[:, None]
+        t = spaced(0.05, 0.95, count)[:, None]
         pts_list.append(np.array([ax, ay]) + np.array([dx, dy]) * t)
         normals.extend([(-dy / length, dx / length)] * count)
     if not pts_list:
