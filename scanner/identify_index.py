@@ -260,7 +260,11 @@ def _shifted(grey: Image, level: _Level) -> FloatArray:
     h, w = level.shape
     size = (w + 2 * level.shift, h + 2 * level.shift)
     small = _smooth(grey, size, level.blur, level.highpass)
-    view: FloatArray = np.lib.stride_tricks.sliding_window_view(small, (h, w))
+    # sliding_window_view(small, (h, w)), built directly (its argument checks cost more than the view)
+    shape = (small.shape[0] - h + 1, small.shape[1] - w + 1, h, w)
+    view: FloatArray = np.lib.stride_tricks.as_strided(
+        small, shape=shape, strides=small.strides * 2, writeable=False
+    )
     return view
 
 
