@@ -157,7 +157,7 @@ def fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
     Rounded card corners and a simplified polygon's shortcuts leave the quad's
     vertices off the true corners; the straight middles of the sides do not.
     """
-    ends = np.roll(quad, -1, axis=0)
+    ends = quad[[1, 2, 3, 0]]
     lengths = np.sqrt(((ends - quad) ** 2).sum(axis=1))
     if lengths.min() < 4:
         return quad
