@@ -53,7 +53,7 @@ class Work:
     """Vertical gradient (Sobel) of the lightly smoothed grey (int16)."""
     light_level: float
     """Lightness of the frame's lightest tenth."""
-    union_outlines: tuple[Arr, ...] = ()
+    union_outlines: tuple[Arr, ...]
     """The outer outlines of ``union`` (``cv2.RETR_EXTERNAL``, chains compressed)."""
 
 
