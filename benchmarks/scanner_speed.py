@@ -1,6 +1,6 @@
 """Scanner speed: median milliseconds per 1280x720 frame on one core, 1, 4 and 8 cards.
 
-Run: ``.venv/bin/python -m benchmarks.scanner_speed [--repeat N]``.
+Run: ``.venv/bin/python -m benchmarks.scanner_speed [--repeat N] [--against REV]``.
 
 Frames are rendered scenes (``scanner.scenes``) of separate cards of the
 Oktris deck on green felt, seen slightly tilted, with the renderer's default
@@ -11,15 +11,29 @@ finder's fixed cost per frame, its work image (``make_work``: scaling, Lab, tabl
 estimate, edges), and per card found, the medians of cutting it out (``warp_card``)
 and of identifying it (``identify``).
 OpenCV runs on one thread (``cv2.setNumThreads(1)``).
+
+With ``--against REV`` the scanner of git revision ``REV`` (its ``scanner`` folder,
+loaded as a second package) and the current one scan the same frames taking turns,
+round by round, and the medians of both and their ratios (current / ``REV``) are
+printed for the whole pipeline, finding (given the work image) and the work image: the side-by-side figure
+that a shared, noisy machine still measures fairly.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import io
 import os
+import re
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -87,12 +101,87 @@ def _per_card_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> tup
     return statistics.median(warps), statistics.median(idents)
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_tree(rev: str, scratch: Path) -> tuple[ModuleType, ModuleType, ModuleType]:
+    """The ``scan``, ``find`` and ``find_work`` modules of the scanner at git revision ``rev``,
+    unpacked into ``scratch`` and imported as a package of another name.
+
+    Raises:
+        subprocess.CalledProcessError: ``rev`` is not a revision of the repository.
+    """
+    archive = subprocess.run(
+        ["git", "archive", rev, "scanner"], cwd=ROOT, check=True, capture_output=True
+    ).stdout
+    name = "scanner_" + re.sub(r"\W", "_", rev)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(scratch, filter="data")
+    package = scratch / name
+    (scratch / "scanner").rename(package)
+    for path in package.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"\b(from|import) scanner\b", rf"\1 {name}", text), encoding="utf-8")
+    sys.path.insert(0, str(scratch))
+    return tuple(importlib.import_module(f"{name}.{module}") for module in ("scan", "find", "find_work"))  # type: ignore[return-value]
+
+
+def compare(rev: str, repeat: int) -> None:
+    """Print the current scanner's medians against those of revision ``rev``, taking turns."""
+    with tempfile.TemporaryDirectory() as scratch:
+        old_scan, old_find, old_work = load_tree(rev, Path(scratch))
+        trees = {
+            "old": (old_scan.Scanner(DeckKind.OKTRIS), old_find.find_cards, old_work.make_work),
+            "new": (Scanner(DeckKind.OKTRIS), find_cards, make_work),
+        }
+        for scanner, _find, _work in trees.values():
+            scanner.warm_up()
+        print(f"current tree against {rev}: {FRAMES} frames x {repeat} rounds, taking turns")
+        print(f"load average at start: {os.getloadavg()[0]:.1f}")
+        print(
+            f"{'cards':>5} {'scan old':>9} {'scan new':>9} {'ratio':>6} {'find old':>9} {'find new':>9}"
+            f" {'ratio':>6} {'work old':>9} {'work new':>9} {'ratio':>6}"
+        )
+        for count in COUNTS:
+            images = frames(count, seed=count)
+            times: dict[tuple[str, str], list[float]] = {}
+            for round_ in range(repeat):
+                order = ("old", "new") if round_ % 2 == 0 else ("new", "old")
+                for image in images:
+                    for tag in order:
+                        scanner, find, work_of = trees[tag]
+                        params = scanner.params.find
+                        start = time.perf_counter()
+                        scanner.scan(image)
+                        scanned = time.perf_counter()
+                        work = work_of(image, params)
+                        worked = time.perf_counter()
+                        find(image, params, work)
+                        found = time.perf_counter()
+                        for stage, ms in (
+                            ("scan", scanned - start),
+                            ("find", found - worked),
+                            ("work", worked - scanned),
+                        ):
+                            times.setdefault((stage, tag), []).append(ms * 1000.0)
+            row = f"{count:>5}"
+            for stage in ("scan", "find", "work"):
+                old = statistics.median(times[(stage, "old")])
+                new = statistics.median(times[(stage, "new")])
+                row += f" {old:>9.2f} {new:>9.2f} {new / old:>6.2f}"
+            print(row)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the speed figures; returns the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="scans of every frame (default 10)")
+    parser.add_argument("--against", metavar="REV", help="compare with the scanner of git revision REV")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.against:
+        compare(args.against, args.repeat)
+        return 0
     scanner = Scanner(DeckKind.OKTRIS)
     scanner.warm_up()
     params = scanner.params.find

@@ -136,10 +136,13 @@ def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
     out: dict[str, list[Arr]] = {}
     for name, binary in (
         ("mask", work.mask),
-        ("union", work.union),
+        ("union", None),
         ("split", work.split),
         ("bright", work.bright),
     ):
+        if binary is None:
+            out[name] = list(work.union_outlines)  # outlined with the work image already
+            continue
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out[name] = list(contours)
     area = float(work.grey.shape[0] * work.grey.shape[1])
@@ -173,7 +176,7 @@ def _dense(contour: Arr) -> FloatArray:
     pts = contour.reshape(-1, 2).astype(np.float64)
     if len(pts) < 2:
         return pts
-    nxt = np.roll(pts, -1, axis=0)
+    nxt = np.concatenate([pts[1:], pts[:1]])  # np.roll(pts, -1, axis=0), without its overhead
     steps = np.maximum(np.abs(nxt - pts).max(axis=1), 1).astype(np.intp)
     index = np.repeat(np.arange(len(pts)), steps)
     start = np.concatenate([[0], np.cumsum(steps)[:-1]])
@@ -320,6 +323,8 @@ def _several_cards(quad: FloatArray, work: Work, p: FindParams) -> bool:
     parts = cv2.bitwise_and(work.split[y0:y1, x0:x1], inside)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(parts, connectivity=4)
     area = float(cv2.contourArea(quad.astype(np.float32)))
+    if np.count_nonzero(stats[1:count, cv2.CC_STAT_AREA] >= p.row_part * area) < 2:
+        return False  # a row needs two large parts side by side
     e1, e2 = quad[1] - quad[0], quad[3] - quad[0]
     basis = np.linalg.inv(np.stack([e1, e2], axis=1))
     extents: list[tuple[float, float, float, float]] = []
@@ -386,6 +391,8 @@ def _split_cards(
         for c in outlines[name]:
             if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15):
                 corners.extend(corners_of(np.round(_dense(c)).astype(np.int32).reshape(-1, 1, 2), p))
+    if not corners:
+        return list(lone)  # every cluster of card pixels is explained by lone cards
     max_area = p.max_card_area * area
     # Print enclosed by a card's paper (coloured art, a pip) lies on a card too; a hole that
     # could hold a card is table enclosed by cards.

@@ -6,6 +6,7 @@ Quads are 4x2 float arrays of ``(x, y)`` points.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -20,6 +21,15 @@ Arr = npt.NDArray[Any]
 """An OpenCV result (its stubs type arrays loosely)."""
 Line = tuple[FloatArray, FloatArray]
 """A line as (a point on it, its unit direction)."""
+
+
+@lru_cache(maxsize=1024)
+def spaced(start: float, stop: float, count: int) -> FloatArray:
+    """``np.linspace(start, stop, count)``, made once per arguments (read-only): the finder
+    samples sides of a few lengths again and again."""
+    out = np.linspace(start, stop, count)
+    out.flags.writeable = False
+    return out
 
 
 def order_corners(points: FloatArray) -> FloatArray:
@@ -119,14 +129,25 @@ def fit_line(points: FloatArray) -> Line:
 
 
 def _corners_from_lines(quad: FloatArray, lines: list[Line | None], max_move: float) -> FloatArray:
+    """``quad`` with each corner moved to where its two sides' lines meet, unless a line is
+    missing, the lines are nearly parallel or the corner would move more than ``max_move``."""
     out = quad.copy()
+    # plain floats: the arithmetic of ``intersect`` on two-element arrays, without their overhead
+    flat = [None if line is None else (*line[0].tolist(), *line[1].tolist()) for line in lines]
     for i in range(4):
-        prev_line, line = lines[i - 1], lines[i]
-        if prev_line is None or line is None:
+        first, second = flat[i - 1], flat[i]
+        if first is None or second is None:
             continue
-        corner = intersect(prev_line, line)
-        if corner is not None and np.linalg.norm(corner - quad[i]) <= max_move:
-            out[i] = corner
+        px, py, dx, dy = first
+        qx, qy, ex, ey = second
+        det = dx * -ey - dy * -ex
+        if abs(det) < 1e-6:
+            continue
+        rx, ry = qx - px, qy - py
+        s = (rx * -ey - ry * -ex) / det
+        x, y = px + dx * s, py + dy * s
+        if math.sqrt((x - out[i, 0]) ** 2 + (y - out[i, 1]) ** 2) <= max_move:
+            out[i] = (x, y)
     return out
 
 
@@ -136,18 +157,20 @@ def fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
     Rounded card corners and a simplified polygon's shortcuts leave the quad's
     vertices off the true corners; the straight middles of the sides do not.
     """
+    ends = quad[[1, 2, 3, 0]]
+    lengths = np.sqrt(((ends - quad) ** 2).sum(axis=1))
+    if lengths.min() < 4:
+        return quad
+    # the four sides at once: each point's place along each side and its distance from it
+    d = (ends - quad) / lengths[:, None]
+    rel = points[None, :, :] - quad[:, None, :]
+    t = (rel @ d[:, :, None])[:, :, 0] / lengths[:, None]
+    dist = np.abs(rel[:, :, 0] * d[:, None, 1] - rel[:, :, 1] * d[:, None, 0])
+    near = (t > 0.15) & (t < 0.85) & (dist < 2.0 + 0.04 * lengths[:, None])
     lines: list[Line | None] = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        if length < 4:
-            return quad
-        d = (b - a) / length
-        rel = points - a
-        t = rel @ d / length
-        dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
-        near = points[(t > 0.15) & (t < 0.85) & (dist < 2.0 + 0.04 * length)]
-        lines.append(fit_line(near) if len(near) >= 3 else None)
+        side = points[near[i]]
+        lines.append(fit_line(side) if len(side) >= 3 else None)
     short, _ = side_lengths(quad)
     return _corners_from_lines(quad, lines, 0.2 * short)
 
@@ -168,50 +191,49 @@ def refine(quad: FloatArray, grey: Arr, radius: int, min_points: float, min_step
     if radius == 0:
         return quad
     h, w = grey.shape[:2]
-    centre = quad.mean(axis=0)
+    cx, cy = quad.mean(axis=0).tolist()
     offsets = np.arange(-radius, radius + 1, dtype=np.float64)
-    sides: list[tuple[FloatArray, FloatArray, int] | None] = []
-    probes: list[FloatArray] = []
+    corners = quad.tolist()
+    counts: list[int] = []
+    bases: list[FloatArray] = []
+    normals: list[tuple[float, float]] = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        length = float(np.linalg.norm(b - a))
+        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 4]
+        dx, dy = bx - ax, by - ay
+        length = math.sqrt(dx * dx + dy * dy)
         if length < 4:
-            sides.append(None)
+            counts.append(0)
             continue
-        d = (b - a) / length
-        normal = np.array([-d[1], d[0]])
-        if normal @ (centre - (a + b) / 2.0) > 0:
-            normal = -normal  # point outwards
+        nx, ny = -dy / length, dx / length
+        if nx * (cx - (ax + bx) / 2.0) + ny * (cy - (ay + by) / 2.0) > 0:
+            nx, ny = -nx, -ny  # point outwards
         count = max(6, int(length / 6))
-        t = np.linspace(0.12, 0.88, count)
-        base = a[None, :] + (b - a)[None, :] * t[:, None]
-        probes.append(base[:, None, :] + normal[None, None, :] * offsets[None, :, None])
-        sides.append((base, normal, count))
-    if not probes:
+        t = spaced(0.12, 0.88, count)
+        bases.append(np.array([ax, ay]) + np.array([dx, dy]) * t[:, None])
+        normals.extend([(nx, ny)] * count)
+        counts.append(count)
+    if not bases:
         return quad
     # every side's probes sampled in one call
-    probe = np.concatenate(probes)
+    base = np.concatenate(bases)
+    normal = np.array(normals, dtype=np.float64)
+    probe = base[:, None, :] + normal[:, None, :] * offsets[None, :, None]
     px = probe[..., 0].astype(np.float32)
     py = probe[..., 1].astype(np.float32)
     vals = cv2.remap(grey, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
     step = np.abs(vals[:, :-2] - vals[:, 2:])
-    best_all = step.argmax(axis=1)
-    strength_all = step[np.arange(len(step)), best_all]
-    inside_all = (px.min(axis=1) >= 0) & (py.min(axis=1) >= 0) & (px.max(axis=1) < w) & (py.max(axis=1) < h)
+    best = step.argmax(axis=1)
+    strength = step[np.arange(len(step)), best]
+    inside = (px.min(axis=1) >= 0) & (py.min(axis=1) >= 0) & (px.max(axis=1) < w) & (py.max(axis=1) < h)
+    good = (strength >= min_step) & inside
+    found = base + normal * offsets[best + 1][:, None]
     lines: list[Line | None] = []
     start = 0
-    for side in sides:
-        if side is None:
-            lines.append(None)
-            continue
-        base, normal, count = side
+    for count in counts:
         rows = slice(start, start + count)
         start += count
-        best = best_all[rows]
-        good = (strength_all[rows] >= min_step) & inside_all[rows]
-        if good.sum() < max(3, min_points * count):
+        if count == 0 or np.count_nonzero(good[rows]) < max(3, min_points * count):
             lines.append(None)
             continue
-        pts = base[good] + normal[None, :] * offsets[best[good] + 1][:, None]
-        lines.append(fit_line(pts))
+        lines.append(fit_line(found[rows][good[rows]]))
     return _corners_from_lines(quad, lines, 2.5 * radius)

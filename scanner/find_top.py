@@ -10,10 +10,12 @@ cards, the one whose sides show clearly less inside the other is not on top.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
-from scanner.find_geometry import Arr, FloatArray
+from scanner.find_geometry import Arr, FloatArray, spaced
 from scanner.find_work import Work
 from scanner.params import FindParams
 
@@ -39,21 +41,22 @@ def side_visibility(quad: FloatArray, work: Work, within: FloatArray | None, p: 
     """Fraction of the sample points along ``quad``'s sides (only those inside ``within``, if
     given) where the side shows as an edge; ``None`` when fewer than ``top_min_samples`` remain."""
     pts_list: list[FloatArray] = []
-    normals: list[FloatArray] = []
+    normals: list[tuple[float, float]] = []
+    corners = quad.tolist()  # per side, plain floats: four sides do not pay for array calls
     for k in range(4):
-        a, b = quad[k], quad[(k + 1) % 4]
-        d = b - a
-        length = float(np.hypot(d[0], d[1]))
+        (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 4]
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
         if length < 2:
             continue
         count = max(4, int(length / 1.5))
-        t = np.linspace(0.05, 0.95, count)[:, None]
-        pts_list.append(a + d * t)
-        normals.append(np.repeat(np.array([[-d[1], d[0]]]) / length, count, axis=0))
+        t = spaced(0.05, 0.95, count)[:, None]
+        pts_list.append(np.array([ax, ay]) + np.array([dx, dy]) * t)
+        normals.extend([(-dy / length, dx / length)] * count)
     if not pts_list:
         return None
     pts = np.concatenate(pts_list)
-    nrm = np.concatenate(normals)
+    nrm = np.array(normals, dtype=np.float64)
     h, w = work.grey.shape[:2]
     keep = (pts[:, 0] >= 2) & (pts[:, 1] >= 2) & (pts[:, 0] < w - 2) & (pts[:, 1] < h - 2)
     if within is not None:

@@ -12,6 +12,7 @@ enclosed regions outline lone cards whatever the table's lightness.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -52,6 +53,8 @@ class Work:
     """Vertical gradient (Sobel) of the lightly smoothed grey (int16)."""
     light_level: float
     """Lightness of the frame's lightest tenth."""
+    union_outlines: tuple[Arr, ...]
+    """The outer outlines of ``union`` (``cv2.RETR_EXTERNAL``, chains compressed)."""
 
 
 def make_work(image: Image, p: FindParams) -> Work:
@@ -80,7 +83,8 @@ def make_work(image: Image, p: FindParams) -> Work:
     union = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, square)
 
     smooth = cv2.GaussianBlur(grey, (3, 3), 0)
-    fine = _fine_edges(smooth, union, p)
+    union_outlines, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    fine = _fine_edges(smooth, union_outlines, p)
     split = cv2.bitwise_and(
         mask, cv2.bitwise_not(cv2.dilate(fine, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))))
     )
@@ -111,6 +115,7 @@ def make_work(image: Image, p: FindParams) -> Work:
         gx=gx,
         gy=gy,
         light_level=_lightest_tenth(tiny),
+        union_outlines=tuple(union_outlines),
     )
 
 
@@ -146,8 +151,9 @@ def _lighter_by(grey: Arr, background: Arr, margin: float) -> Arr:
     return (rel >= least).astype(np.uint8) * 255
 
 
-def _fine_edges(smooth: Arr, union: Arr, p: FindParams) -> Arr:
-    """Fine (Canny) edges of ``smooth``, only around the clusters of card pixels in ``union``.
+def _fine_edges(smooth: Arr, clusters: Sequence[Arr], p: FindParams) -> Arr:
+    """Fine (Canny) edges of ``smooth``, only around the clusters of card pixels (their
+    outlines ``clusters``).
 
     Fine edges are used only on and next to card pixels; each cluster's box, padded
     by ``fine_pad`` pixels, is edge-detected on its own (most of a frame is table).
@@ -156,8 +162,7 @@ def _fine_edges(smooth: Arr, union: Arr, p: FindParams) -> Arr:
     """
     fine = np.zeros_like(smooth)
     h, w = smooth.shape[:2]
-    contours, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    boxes = [cv2.boundingRect(c) for c in contours]
+    boxes = [cv2.boundingRect(c) for c in clusters]
     smallest = p.min_part_area * p.min_card_area * h * w
     boxes = [b for b in boxes if b[2] * b[3] >= smallest]
     if sum(b[2] * b[3] for b in boxes) >= h * w // 2:

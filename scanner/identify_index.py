@@ -146,10 +146,15 @@ def _smooth(grey: Image, size: tuple[int, int], blur: float, highpass: float) ->
 
 
 def _normalise_rows(rows: FloatArray) -> FloatArray:
-    rows = rows - rows.mean(axis=1, keepdims=True)
+    # each row's mean exactly as ``ndarray.mean`` computes it (sum, then divided in place by the
+    # count as an ``intp``), without its argument handling
+    mean = np.add.reduce(rows, axis=1, keepdims=True)
+    np.true_divide(mean, np.intp(rows.shape[1]), out=mean, casting="unsafe")
+    rows = rows - mean
     # the Euclidean norm of each row, as ``np.linalg.norm`` sums it, without its copy for ``conj``
     norms = np.sqrt(np.add.reduce(rows * rows, axis=1, keepdims=True))
-    return np.asarray(rows / np.maximum(norms, 1e-6), dtype=np.float32)
+    rows /= np.maximum(norms, 1e-6)  # in place: ``rows`` is this function's own array
+    return np.asarray(rows, dtype=np.float32)
 
 
 def _resized_about_corner(grey: Image, size: float) -> Image:
@@ -260,7 +265,11 @@ def _shifted(grey: Image, level: _Level) -> FloatArray:
     h, w = level.shape
     size = (w + 2 * level.shift, h + 2 * level.shift)
     small = _smooth(grey, size, level.blur, level.highpass)
-    view: FloatArray = np.lib.stride_tricks.sliding_window_view(small, (h, w))
+    # sliding_window_view(small, (h, w)), built directly (its argument checks cost more than the view)
+    shape = (small.shape[0] - h + 1, small.shape[1] - w + 1, h, w)
+    view: FloatArray = np.lib.stride_tricks.as_strided(
+        small, shape=shape, strides=small.strides * 2, writeable=False
+    )
     return view
 
 
