@@ -435,14 +435,14 @@ def find_cards(image: Image, params: FindParams, work: Work | None = None) -> li
     outlines = _outlines(work, params)
     lone = _lone_cards(work, outlines, params)
     faint: Faint | None = None
-    if not lone:
+    if not lone or all((side_visibility(q, work, None, params) or 0.0) < params.faint_below for q in lone):
         # a card hardly lighter than its table: the regions its faint edges enclose
         faint = make_faint(work, params)
         area = float(work.grey.shape[0] * work.grey.shape[1])
         outlines["faint"] = _region_outlines(
             faint.regions, params.min_card_area * area, params.max_card_area * area, params
         )
-        lone = _lone_cards(work, outlines, params, (("faint", True),), faint.edges)
+        lone = _dedupe(lone + _lone_cards(work, outlines, params, (("faint", True),), faint.edges), params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
     # how much of each quad's outline shows, worked out once (size check, faint check, score)

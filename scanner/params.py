@@ -105,6 +105,10 @@ class FindParams:
         faint_canny_low, faint_canny_high: hysteresis thresholds of the faint edges (denoised) that
             outline a card hardly lighter than its table (white on white); their regions are
             opened by ``faint_open`` work pixels so that a leak through a gap breaks off.
+        faint_below: the faint edges are also looked at when every lone card found shows less
+            than this fraction of its outline (a scrap of the table outlined in a corner of the
+            frame is no reason to stop looking for the card); 0 looks at them only when no lone
+            card was found.
         lone_aspect_tolerance: relative aspect tolerance of a lone card that also passes the
             card checks below (a camera seeing the table at a slant).
         support_points: points per side sampled by the card checks.
@@ -203,6 +207,7 @@ class FindParams:
     faint_canny_low: float = 8.0
     faint_canny_high: float = 24.0
     faint_open: int = 5
+    faint_below: float = 0.7
     lone_aspect_tolerance: float = 0.25
     support_points: int = 24
     min_side_support: float = 0.5
@@ -357,6 +362,7 @@ class FindParams:
                 f"find.faint_canny_high ({self.faint_canny_high})"
             )
         _check_int("find.faint_open", self.faint_open, 1, 31)
+        _check("find.faint_below", self.faint_below, 0.0, 1.0)
         _check("find.lone_aspect_tolerance", self.lone_aspect_tolerance, 0.0, 1.0)
         _check_int("find.support_points", self.support_points, 4, 1000)
         _check("find.min_side_support", self.min_side_support, 0.0, 1.0)
