@@ -48,7 +48,7 @@ import numpy as np
 
 from calibration.capture import clean_corners
 from calibration.template_combine import CombineParams, combine_captures
-from scanner.find import find_cards, warp_card
+from scanner.find import find_cards, other_way, warp_card
 from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
 from scanner.params import ScannerParams
@@ -192,7 +192,8 @@ def read_labels(labels_csv: str | Path, deck: DeckKind) -> list[tuple[Path, Card
 
 def cut_outs(image: Image, params: ScannerParams, limit: int = 1) -> list[tuple[Image, float]]:
     """The ``limit`` largest cards of ``image`` (the largest first), each as a canonical card
-    with the finder's score for it; empty when no card is found.
+    with the finder's score for it (a nearly square one both ways, ``scanner.find.other_way``);
+    empty when no card is found.
 
     A 200x280 BGR image is taken to be a canonical card already.
     """
@@ -202,7 +203,14 @@ def cut_outs(image: Image, params: ScannerParams, limit: int = 1) -> list[tuple[
     if len(found) > 1:
         log.debug("%d cards found; the %d largest are tried", len(found), min(limit, len(found)))
     largest = sorted(found, key=lambda f: -cv2.contourArea(np.asarray(f.corners, dtype=np.float32)))
-    return [(warp_card(image, f.corners, params.find), float(f.score)) for f in largest[:limit]]
+    out: list[tuple[Image, float]] = []
+    for f in largest[:limit]:
+        out.append((warp_card(image, f.corners, params.find), float(f.score)))
+        other = other_way(f.corners, params.find)
+        if other is not None:
+            # a nearly square outline may be the card lying the other way: both are offered
+            out.append((warp_card(image, other, params.find), float(f.score)))
+    return out
 
 
 def face_contrast(card: Image, deck: DeckKind, params: ScannerParams) -> float:

@@ -54,7 +54,7 @@ from scanner.find_work import Faint, Work, make_faint, make_work
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 
-__all__ = ["FoundCard", "find_cards", "order_corners", "warp_card"]
+__all__ = ["FoundCard", "find_cards", "order_corners", "other_way", "warp_card"]
 
 log = logging.getLogger(__name__)
 
@@ -506,3 +506,13 @@ def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:
     if params.mirrored:
         warped = cv2.flip(warped, 1)
     return np.asarray(warped, dtype=np.uint8)
+
+
+def other_way(corners: Quad, params: FindParams) -> Quad | None:
+    """The same card with its other sides as the short ones (the corners taken from the next
+    one), when ``corners`` are nearly square (long sides under ``params.square_aspect`` times
+    the short ones: which way the card lies cannot be told from its outline); else ``None``."""
+    short, long = side_lengths(np.asarray(corners, dtype=np.float64))
+    if short <= 0 or long >= params.square_aspect * short:
+        return None
+    return (corners[1], corners[2], corners[3], corners[0])

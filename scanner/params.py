@@ -139,6 +139,10 @@ class FindParams:
         overshoot_length, max_overshoot: a card bounded by lines is kept only when none of its
             sides runs on as an edge past a corner (from 5% to ``overshoot_length`` of the side)
             along ``max_overshoot`` or more of that stretch (the sides of cards lying together do).
+        square_aspect: a found card whose long sides are less than this many times its short
+            sides (a card seen at a slant, a photo stretched across) may lie either way: when it
+            is not identified as found, it is read once more with its other sides as the short
+            ones (``other_way``).
         mirrored: the camera delivers mirror images (a webcam's selfie view): cut-out cards are
             flipped back (``warp_card``).
     """
@@ -230,6 +234,7 @@ class FindParams:
     min_relative_area: float = 0.4
     overshoot_length: float = 0.2
     max_overshoot: float = 0.5
+    square_aspect: float = 1.2
     mirrored: bool = False
 
     def __post_init__(self) -> None:
@@ -363,6 +368,7 @@ class FindParams:
             )
         _check_int("find.faint_open", self.faint_open, 1, 31)
         _check("find.faint_below", self.faint_below, 0.0, 1.0)
+        _check("find.square_aspect", self.square_aspect, 1.0, 2.0)
         _check("find.lone_aspect_tolerance", self.lone_aspect_tolerance, 0.0, 1.0)
         _check_int("find.support_points", self.support_points, 4, 1000)
         _check("find.min_side_support", self.min_side_support, 0.0, 1.0)
