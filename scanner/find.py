@@ -226,6 +226,19 @@ def _lone_by_lines(work: Work, faint: Arr, p: FindParams) -> list[FloatArray]:
     return found
 
 
+def _doubtful(quad: FloatArray, work: Work, p: FindParams) -> bool:
+    """Whether a lone card may be a scrap of the table, no reason not to look at the faint edges:
+    it shows less than ``faint_below`` of its outline, or (``faint_at_border``) it touches the
+    frame's border."""
+    if (side_visibility(quad, work, None, p) or 0.0) < p.faint_below:
+        return True
+    h, w = work.grey.shape[:2]
+    m = p.frame_margin
+    return p.faint_at_border and bool(
+        (quad.min(axis=0) <= m).any() or quad[:, 0].max() >= w - 1 - m or quad[:, 1].max() >= h - 1 - m
+    )
+
+
 def _of_one_size(
     quads: list[FloatArray], shows: list[float | None], p: FindParams
 ) -> tuple[list[FloatArray], list[float | None]]:
@@ -435,7 +448,7 @@ def find_cards(image: Image, params: FindParams, work: Work | None = None) -> li
     outlines = _outlines(work, params)
     lone = _lone_cards(work, outlines, params)
     faint: Faint | None = None
-    if not lone or all((side_visibility(q, work, None, params) or 0.0) < params.faint_below for q in lone):
+    if not lone or all(_doubtful(q, work, params) for q in lone):
         # a card hardly lighter than its table: the regions its faint edges enclose
         faint = make_faint(work, params)
         area = float(work.grey.shape[0] * work.grey.shape[1])

@@ -109,6 +109,8 @@ class FindParams:
             than this fraction of its outline (a scrap of the table outlined in a corner of the
             frame is no reason to stop looking for the card); 0 looks at them only when no lone
             card was found.
+        faint_at_border: ... and when every lone card found touches the frame's border (within
+            ``frame_margin``).
         lone_aspect_tolerance: relative aspect tolerance of a lone card that also passes the
             card checks below (a camera seeing the table at a slant).
         support_points: points per side sampled by the card checks.
@@ -212,6 +214,7 @@ class FindParams:
     faint_canny_high: float = 24.0
     faint_open: int = 5
     faint_below: float = 0.7
+    faint_at_border: bool = True
     lone_aspect_tolerance: float = 0.25
     support_points: int = 24
     min_side_support: float = 0.5
@@ -397,6 +400,8 @@ class FindParams:
         _check("find.line_below", self.line_below, 0.0, 1.01)
         _check("find.overshoot_length", self.overshoot_length, 0.06, 1.0)
         _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
+        if not isinstance(self.faint_at_border, bool):
+            raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):
             raise ValueError(f"find.mirrored must be True or False, got {self.mirrored!r}")
 
