@@ -86,6 +86,11 @@ class CombineParams:
     compose_missing: bool = True
     """Standard cards: compose a template for every card of the deck without a capture from the
     learned rank and suit parts of other cards (see the module docstring, step 4)."""
+    compose_learned: bool = True
+    """Standard cards learned from photos (``calibration.templates.learn_templates``): every
+    learned card gets a second template composed from the other learned cards' parts
+    (``compose_learned``), so a card photographed from another deck than most of the photos
+    still has a template in their style."""
     ink_quantile: float = 0.1
     """Fraction of the darkest pixels of the index areas of one colour taken as that colour's ink."""
     symbol_margin: int = 3
@@ -424,6 +429,21 @@ def compose_missing(
         paper = paper_colour(faces[(same or other)[0]])
         out[card] = np.asarray(np.clip(composed * paper + 0.5, 0, 255), dtype=np.uint8)
         log.debug("%s: composed from %s (rank) and %s (suit)", card, (same or other)[0], donors)
+    return out
+
+
+def compose_learned(
+    faces: Mapping[Card, Image], identify: IdentifyParams, params: CombineParams
+) -> dict[Card, Image]:
+    """A second template for every standard card of ``faces``: the template ``compose_missing``
+    makes of it from the parts of the other cards of ``faces`` (as if it had no capture).  When
+    the photos show several decks, a card captured from one deck reads in the style of the
+    others too.  A card whose rank or suit no other card prints is left out."""
+    out: dict[Card, Image] = {}
+    for card in faces:
+        if isinstance(card, StdCard):
+            others = {c: f for c, f in faces.items() if c != card}
+            out.update(compose_missing(others, [card], identify, params))
     return out
 
 

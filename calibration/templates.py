@@ -31,7 +31,9 @@ aligned onto the shipped face (or onto the medoid), averaged, and for standard
 cards with the corner index's rank and suit shared among the cards that print
 them (``calibration.template_combine``).  A standard card without a usable photo
 gets a template composed of the learned rank of its rank and the learned suit of
-its suit (reported in ``LearnReport.composed``).  For Oktris, photos labelled 9-K are welcome:
+its suit (reported in ``LearnReport.composed``), and every learned standard card a second
+template composed the same way from the other learned cards (``CombineParams.compose_learned``:
+photos of several decks).  For Oktris, photos labelled 9-K are welcome:
 they become decoys (``scanner.templates.in_deck``), so a stray 9-K on the table
 is recognised and answered "not identified" instead of taken for an A-8.
 """
@@ -47,8 +49,8 @@ import cv2
 import numpy as np
 
 from calibration.capture import clean_corners
-from calibration.template_combine import CombineParams, combine_captures
-from scanner.find import find_cards, warp_card
+from calibration.template_combine import CombineParams, combine_captures, compose_learned
+from scanner.find import find_cards, other_way, warp_card
 from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
 from scanner.params import ScannerParams
@@ -192,7 +194,8 @@ def read_labels(labels_csv: str | Path, deck: DeckKind) -> list[tuple[Path, Card
 
 def cut_outs(image: Image, params: ScannerParams, limit: int = 1) -> list[tuple[Image, float]]:
     """The ``limit`` largest cards of ``image`` (the largest first), each as a canonical card
-    with the finder's score for it; empty when no card is found.
+    with the finder's score for it (a nearly square one both ways, ``scanner.find.other_way``);
+    empty when no card is found.
 
     A 200x280 BGR image is taken to be a canonical card already.
     """
@@ -202,7 +205,14 @@ def cut_outs(image: Image, params: ScannerParams, limit: int = 1) -> list[tuple[
     if len(found) > 1:
         log.debug("%d cards found; the %d largest are tried", len(found), min(limit, len(found)))
     largest = sorted(found, key=lambda f: -cv2.contourArea(np.asarray(f.corners, dtype=np.float32)))
-    return [(warp_card(image, f.corners, params.find), float(f.score)) for f in largest[:limit]]
+    out: list[tuple[Image, float]] = []
+    for f in largest[:limit]:
+        out.append((warp_card(image, f.corners, params.find), float(f.score)))
+        other = other_way(f.corners, params.find)
+        if other is not None:
+            # a nearly square outline may be the card lying the other way: both are offered
+            out.append((warp_card(image, other, params.find), float(f.score)))
+    return out
 
 
 def face_contrast(card: Image, deck: DeckKind, params: ScannerParams) -> float:
@@ -391,7 +401,13 @@ def learn_templates(
             skipped.append((path, why))
             log.warning("%s: %s; skipped", path, why)
     combined = combine_captures(chosen, deck, p.identify, lp.combine)
-    faces = {card: (clean_corners(image, lp.corner_radius),) for card, image in combined.items()}
+    faces: dict[Card, tuple[Image, ...]] = {
+        card: (clean_corners(image, lp.corner_radius),) for card, image in combined.items()
+    }
+    if lp.combine.compose_learned and deck is DeckKind.OKTRIS:
+        learned = {card: combined[card] for card in chosen if card in combined}
+        for card, image in compose_learned(learned, p.identify, lp.combine).items():
+            faces[card] += (clean_corners(image, lp.corner_radius),)
     templates = Templates(deck, faces, source=str(out_dir))
     folder = templates.save(out_dir)
     missing = templates.missing(expected_cards(deck))

@@ -54,7 +54,7 @@ from scanner.find_work import Faint, Work, make_faint, make_work
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 
-__all__ = ["FoundCard", "find_cards", "order_corners", "warp_card"]
+__all__ = ["FoundCard", "find_cards", "order_corners", "other_way", "warp_card"]
 
 log = logging.getLogger(__name__)
 
@@ -227,6 +227,19 @@ def _lone_by_lines(work: Work, faint: Arr, p: FindParams) -> list[FloatArray]:
             continue
         found.append(card.quad)
     return found
+
+
+def _doubtful(quad: FloatArray, work: Work, p: FindParams) -> bool:
+    """Whether a lone card may be a scrap of the table, no reason not to look at the faint edges:
+    it shows less than ``faint_below`` of its outline, or (``faint_at_border``) it touches the
+    frame's border."""
+    if (side_visibility(quad, work, None, p) or 0.0) < p.faint_below:
+        return True
+    h, w = work.grey.shape[:2]
+    m = p.frame_margin
+    return p.faint_at_border and bool(
+        (quad.min(axis=0) <= m).any() or quad[:, 0].max() >= w - 1 - m or quad[:, 1].max() >= h - 1 - m
+    )
 
 
 def _of_one_size(
@@ -442,14 +455,14 @@ def find_cards(image: Image, params: FindParams, work: Work | None = None) -> li
     outlines = _outlines(work, params)
     lone = _lone_cards(work, outlines, params)
     faint: Faint | None = None
-    if not lone:
+    if not lone or all(_doubtful(q, work, params) for q in lone):
         # a card hardly lighter than its table: the regions its faint edges enclose
         faint = make_faint(work, params)
         area = float(work.grey.shape[0] * work.grey.shape[1])
         outlines["faint"] = _region_outlines(
             faint.regions, params.min_card_area * area, params.max_card_area * area, params
         )
-        lone = _lone_cards(work, outlines, params, (("faint", True),), faint.edges)
+        lone = _dedupe(lone + _lone_cards(work, outlines, params, (("faint", True),), faint.edges), params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
     # how much of each quad's outline shows, worked out once (size check, faint check, score)
@@ -513,3 +526,13 @@ def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:
     if params.mirrored:
         warped = cv2.flip(warped, 1)
     return np.asarray(warped, dtype=np.uint8)
+
+
+def other_way(corners: Quad, params: FindParams) -> Quad | None:
+    """The same card with its other sides as the short ones (the corners taken from the next
+    one), when ``corners`` are nearly square (long sides under ``params.square_aspect`` times
+    the short ones: which way the card lies cannot be told from its outline); else ``None``."""
+    short, long = side_lengths(np.asarray(corners, dtype=np.float64))
+    if short <= 0 or long >= params.square_aspect * short:
+        return None
+    return (corners[1], corners[2], corners[3], corners[0])

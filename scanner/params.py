@@ -105,6 +105,12 @@ class FindParams:
         faint_canny_low, faint_canny_high: hysteresis thresholds of the faint edges (denoised) that
             outline a card hardly lighter than its table (white on white); their regions are
             opened by ``faint_open`` work pixels so that a leak through a gap breaks off.
+        faint_below: the faint edges are also looked at when every lone card found shows less
+            than this fraction of its outline (a scrap of the table outlined in a corner of the
+            frame is no reason to stop looking for the card); 0 looks at them only when no lone
+            card was found.
+        faint_at_border: ... and when every lone card found touches the frame's border (within
+            ``frame_margin``).
         lone_aspect_tolerance: relative aspect tolerance of a lone card that also passes the
             card checks below (a camera seeing the table at a slant).
         support_points: points per side sampled by the card checks.
@@ -135,6 +141,10 @@ class FindParams:
         overshoot_length, max_overshoot: a card bounded by lines is kept only when none of its
             sides runs on as an edge past a corner (from 5% to ``overshoot_length`` of the side)
             along ``max_overshoot`` or more of that stretch (the sides of cards lying together do).
+        square_aspect: a found card whose long sides are less than this many times its short
+            sides (a card seen at a slant, a photo stretched across) may lie either way: when it
+            is not identified as found, it is read once more with its other sides as the short
+            ones (``other_way``).
         mirrored: the camera delivers mirror images (a webcam's selfie view): cut-out cards are
             flipped back (``warp_card``).
     """
@@ -203,6 +213,8 @@ class FindParams:
     faint_canny_low: float = 8.0
     faint_canny_high: float = 24.0
     faint_open: int = 5
+    faint_below: float = 0.7
+    faint_at_border: bool = True
     lone_aspect_tolerance: float = 0.25
     support_points: int = 24
     min_side_support: float = 0.5
@@ -225,6 +237,7 @@ class FindParams:
     min_relative_area: float = 0.4
     overshoot_length: float = 0.2
     max_overshoot: float = 0.5
+    square_aspect: float = 1.2
     mirrored: bool = False
 
     def __post_init__(self) -> None:
@@ -357,6 +370,8 @@ class FindParams:
                 f"find.faint_canny_high ({self.faint_canny_high})"
             )
         _check_int("find.faint_open", self.faint_open, 1, 31)
+        _check("find.faint_below", self.faint_below, 0.0, 1.0)
+        _check("find.square_aspect", self.square_aspect, 1.0, 2.0)
         _check("find.lone_aspect_tolerance", self.lone_aspect_tolerance, 0.0, 1.0)
         _check_int("find.support_points", self.support_points, 4, 1000)
         _check("find.min_side_support", self.min_side_support, 0.0, 1.0)
@@ -385,6 +400,8 @@ class FindParams:
         _check("find.line_below", self.line_below, 0.0, 1.01)
         _check("find.overshoot_length", self.overshoot_length, 0.06, 1.0)
         _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
+        if not isinstance(self.faint_at_border, bool):
+            raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):
             raise ValueError(f"find.mirrored must be True or False, got {self.mirrored!r}")
 

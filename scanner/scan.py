@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.find import FoundCard, find_cards, warp_card
+from scanner.find import FoundCard, find_cards, other_way, warp_card
 from scanner.find_work import make_work
 from scanner.identify import Identification, identify
 from scanner.params import ScannerParams
@@ -159,7 +159,14 @@ class Scanner:
             return Detection(card=None, confidence=0.0, corners=card.corners, top=card.top), None
         warped = warp_card(frame, card.corners, self.params.find)
         ident: Identification = identify(warped, self.templates, self.params.identify)
-        corners = _turned(card.corners) if ident.turned else card.corners
+        corners = card.corners
+        other = other_way(corners, self.params.find) if ident.card is None else None
+        if other is not None:
+            # a nearly square outline: the card may lie the other way
+            again = identify(warp_card(frame, other, self.params.find), self.templates, self.params.identify)
+            if again.card is not None:
+                ident, corners = again, other
+        corners = _turned(corners) if ident.turned else corners
         detection = Detection(
             card=ident.card,
             confidence=ident.confidence,

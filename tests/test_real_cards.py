@@ -43,13 +43,20 @@ def test_the_split_learns_from_half_the_single_card_photos() -> None:
 def test_phone_photos_of_one_card_floor(figures: dict[str, Any]) -> None:
     phone = figures["kinds"]["single_phone_table"]
     assert phone["photos"] == 32
-    assert phone["right_pct"] >= 45.0, phone
-    assert phone["wrong"] <= 1, phone
-    assert phone["learned_wrong"] == 0, phone
+    assert phone["right_pct"] >= 55.0, phone
+    assert phone["wrong"] == 0, phone  # a card not named is better than a wrong name
+
+
+def test_most_phone_learning_photos_give_a_template(figures: dict[str, Any]) -> None:
+    phone = figures["learning"]["single_phone_table"]
+    assert phone["photos"] == 32
+    assert phone["kept"] >= 22, phone
 
 
 def test_cards_without_a_learning_photo_are_composed_and_read(figures: dict[str, Any]) -> None:
-    assert len(figures["composed_cards"]) >= 10, figures["composed_cards"]
+    # every card of the deck has a template: learned from a photo, or composed
+    assert figures["learned_cards"] + len(figures["composed_cards"]) == 32, figures["composed_cards"]
+    assert len(figures["composed_cards"]) >= 5, figures["composed_cards"]
     phone = figures["kinds"]["single_phone_table"]
     assert phone["composed_right"] >= 2, phone
     assert phone["composed_wrong"] <= 1, phone

@@ -8,7 +8,14 @@ import pytest
 from calibration_fixtures import image, truth
 
 from calibration.capture import clean_corners, combine_all
-from calibration.template_combine import CombineParams, align, average, combine_captures, paper_colour
+from calibration.template_combine import (
+    CombineParams,
+    align,
+    average,
+    combine_captures,
+    compose_learned,
+    paper_colour,
+)
 from scanner.find import find_cards, warp_card
 from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
@@ -201,3 +208,17 @@ def test_a_card_whose_rank_or_suit_nobody_captured_is_not_composed() -> None:
     assert StdCard.parse("6D") not in faces  # no 6 captured
     assert StdCard.parse("5S") not in faces  # no spade captured
     assert set(combine_captures(captures, DECK, params=CombineParams(compose_missing=False))) == set(captures)
+
+
+def test_every_learned_card_whose_rank_and_suit_others_print_gets_a_composed_second_template() -> None:
+    labels = ("5H", "5D", "AD", "8D", "3C")
+    captures: dict[Card, list[Image]] = {StdCard.parse(label): captures_of(label) for label in labels}
+    faces = combine_captures(captures, DECK, params=CombineParams(compose_missing=False))
+    seconds = compose_learned(faces, IdentifyParams(), CombineParams())
+    five = StdCard.parse("5D")
+    # the 5D again, from the 5H's face and the diamonds of the AD and 8D; no other card prints
+    # a 3 (for the 3C) nor a heart (for the 5H)
+    assert set(seconds) == {five}
+    assert not np.array_equal(seconds[five], faces[five])
+    # the composed 5D alone (instead of the learned one) still reads the real 5D captures
+    assert reads({**faces, five: seconds[five]}, "5D") == [five] * 3

@@ -9,10 +9,11 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from scanner.find import other_way
 from scanner.params import FindParams, ScannerParams
 from scanner.scan import ScanInputError, Scanner, ScanResult, check_frame
 from scanner.templates import Templates
-from scorer.cards import DeckKind
+from scorer.cards import DeckKind, StdCard
 
 Frame = npt.NDArray[np.uint8]
 
@@ -154,3 +155,26 @@ def test_failure_inside_the_pipeline_is_reported_not_raised(
     assert result.detections == ()
     assert result.error is not None and "simulated failure" in result.error
     assert "frame skipped" in caplog.text
+
+
+def test_a_card_that_looks_wider_than_long_is_read_the_other_way() -> None:
+    """A card photographed at a slant (or a photo stretched across) can look wider than long:
+    the finder's short sides are then the card's long ones, and it is read the other way too."""
+    card = StdCard.parse("7H")
+    face = Templates.builtin(DeckKind.OKTRIS).faces[card][0]
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = (40, 110, 30)
+    wide = cv2.resize(face, (330, 290), interpolation=cv2.INTER_AREA)  # 1.14 times as wide as long
+    frame[200:490, 500:830] = wide
+    found = Scanner(DeckKind.OKTRIS).scan(frame).detections
+    assert [d.card for d in found] == [card]
+    off = ScannerParams(find=FindParams(square_aspect=1.0))
+    assert [d.card for d in Scanner(DeckKind.OKTRIS, params=off).scan(frame).detections] == [None]
+
+
+def test_only_a_nearly_square_outline_has_another_way() -> None:
+    square = ((0.0, 0.0), (110.0, 0.0), (110.0, 100.0), (0.0, 100.0))
+    card = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
+    assert other_way(square, FindParams()) == (square[1], square[2], square[3], square[0])
+    assert other_way(card, FindParams()) is None
+    assert other_way(square, FindParams(square_aspect=1.05)) is None
