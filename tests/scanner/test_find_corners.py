@@ -31,8 +31,8 @@ PLAIN: dict[str, Any] = {
 }
 """The proposals of the split outlines and straight edge pairs alone."""
 
-RUNS: dict[str, Any] = {"min_run": 8.0}
-"""The ends of the outline's straight runs proposed too."""
+NO_RUNS: dict[str, Any] = {"min_run": 0.0}
+"""The ends of the outline's straight runs not proposed."""
 
 REFINED: dict[str, Any] = {"refine_samples": 8}
 """Proposals laid on the card edges along their arms."""
@@ -83,14 +83,14 @@ def _lower_cards_proposed(params: ScannerParams) -> tuple[int, int]:
 
 
 def test_the_lower_cards_of_rendered_fans_are_proposed_at_their_index_corners() -> None:
-    hit, total = _lower_cards_proposed(_params(**RUNS))
+    hit, total = _lower_cards_proposed(ScannerParams())
     plain, plain_total = _lower_cards_proposed(_params(**PLAIN))
-    default, _ = _lower_cards_proposed(ScannerParams())
+    no_runs, _ = _lower_cards_proposed(_params(**NO_RUNS))
     assert total == plain_total > 20
     # a lower card's index corner lies where the fan's outline steps by a little: the ends of the
     # outline's straight runs propose it
     assert hit >= 0.7 * total
-    assert hit > default >= plain
+    assert hit > no_runs >= plain
 
 
 def _card_image(quads: list[np.ndarray], size: tuple[int, int] = (1280, 720)) -> Image:
@@ -119,7 +119,7 @@ def test_a_card_peeking_out_along_a_straight_outline_is_proposed_at_its_index_co
     # pixels (too little for a corner of the outline; no edge of the card's side shows)
     quads = [_card((300.0 + 55.0 * i, 200.0 - 5.0 * i), 0.0, 120.0) for i in range(4)]
     image = _card_image(quads)
-    for params, expected in ((_params(**RUNS), True), (ScannerParams(), False)):
+    for params, expected in ((ScannerParams(), True), (_params(**NO_RUNS), False)):
         work = make_work(image, params.find)
         proposals = corner_proposals(work, params.find, params.covered)
         for quad in quads[1:3]:
