@@ -6,7 +6,17 @@ of the card (where a fine edge cuts it from the card over it;
 ``scanner.find_split.corners_of`` finds such corners with their two arms) or as
 two straight edges ending at one point where the corner lies on another card
 (a thin shadow line on white; found by a probabilistic Hough transform of the
-work image's edges).  A card's index lies at its top-left corner (and turned half round at its
+work image's edges).  The outline of a whole cluster of touching cards gives its
+corners too (``CoveredParams.outline_corners``): a covered card's corner lying on
+the table shows there even where no fine edge cuts the card from the one over it.
+Where a fan or a hand row only steps by a few pixels, each card's index corner
+ends a straight run of that outline: the ends of the runs may be proposed too
+(``CoveredParams.min_run``), one arm along the run, the other at right angles into
+the cards.  Proposals may be laid on the card edges along their arms to a fraction
+of a pixel (``CoveredParams.refine_samples``), and are ordered longest arm first
+(``CoveredParams.longest_first``): reads are bounded per frame.
+
+A card's index lies at its top-left corner (and turned half round at its
 bottom-right one), where, in the card's own frame (x along the short side, y
 along the long side, as in the warped card), the arms run along +x and +y.
 That frame is right-handed in the image (x right, y down), so of a corner's two
@@ -25,9 +35,10 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
-from scanner.find_geometry import FloatArray
-from scanner.find_split import corners_of
+from scanner.find_geometry import FloatArray, fit_line
+from scanner.find_split import corners_of, vertex_places
 from scanner.find_work import Work
 from scanner.params import CoveredParams, FindParams
 from scanner.types import Image
@@ -40,8 +51,10 @@ class CornerProposal:
     """A possible index corner of a card, in work pixels.
 
     ``across`` (unit) runs along the card's short side and ``down`` (unit) along its
-    long side, in a right-handed frame (``across`` x ``down`` > 0 in image axes);
-    ``length_across`` and ``length_down`` are how far the outline follows each.
+    long side, in a right-handed frame (``across`` x ``down`` > 0 in image axes), at right
+    angles unless laid on the edges of a card seen at a slant; ``length_across`` and
+    ``length_down`` are how far the outline follows each (0: not known, the arm across a
+    straight run of the outline).
     """
 
     point: FloatArray
@@ -67,8 +80,10 @@ def card_quad(proposal: CornerProposal, short: float, aspect: float) -> FloatArr
 def corner_proposals(
     work: Work, find: FindParams, covered: CoveredParams, where: Image | None = None
 ) -> list[CornerProposal]:
-    """The right-handed corners of the outlines of the visible parts of cards (``work.split``)
-    and of pairs of straight card edges, near duplicates removed.
+    """The right-handed corners of the outlines of the visible parts of cards (``work.split``),
+    of the clusters of touching cards (``work.union``) and of pairs of straight card edges,
+    and the ends of the clusters' straight runs, near duplicates removed, as
+    ``CoveredParams`` chooses (see the module docstring).
 
     Outlines smaller than ``find.min_part_area`` of the smallest card give none.  With
     ``where`` (a 0/255 mask at work scale) only outlines reaching into it and edges inside
@@ -76,25 +91,204 @@ def corner_proposals(
     """
     area = float(work.grey.shape[0] * work.grey.shape[1])
     least = find.min_part_area * find.min_card_area * area
-    out: list[CornerProposal] = []
-    contours, _ = cv2.findContours(work.split, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    for contour in contours:
-        if cv2.contourArea(contour) < least:
-            continue
-        if where is not None:
-            pts = contour.reshape(-1, 2)
-            if not where[pts[:, 1], pts[:, 0]].any():
-                continue
+    parts, _ = cv2.findContours(work.split, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    parts = [c for c in parts if cv2.contourArea(c) >= least and _reaches(c, where)]
+    outer: list[np.ndarray] = []
+    if covered.outline_corners or covered.min_run > 0:
+        clusters, _ = cv2.findContours(work.union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outer = [c for c in clusters if cv2.contourArea(c) >= least and _reaches(c, where)]
+    found: list[CornerProposal] = []
+    for contour in [*parts, *(outer if covered.outline_corners else [])]:
         for c in corners_of(contour, find):
             if _cross(c.arm1, c.arm2) > 0:
-                proposal = _squared(c.point, c.arm1, c.arm2, c.length1, c.length2)
+                found.append(_squared(c.point, c.arm1, c.arm2, c.length1, c.length2))
             else:
-                proposal = _squared(c.point, c.arm2, c.arm1, c.length2, c.length1)
-            if not _seen(proposal, out, covered):
-                out.append(proposal)
-    for proposal in _segment_corners(work, covered, where):
-        if not _seen(proposal, out, covered):
-            out.append(proposal)
+                found.append(_squared(c.point, c.arm2, c.arm1, c.length2, c.length1))
+    found += _segment_corners(work, covered, where)
+    if covered.min_run > 0:
+        for contour in outer:
+            found += _run_ends(contour, work.union, covered)
+    out = _distinct(found, covered)
+    if covered.refine_samples > 0:
+        out = _refined(out, work.grey, covered)
+    if covered.longest_first:
+        out.sort(key=lambda q: -max(q.length_across, q.length_down))
+    return out
+
+
+def _edge_places(
+    grey: npt.NDArray[np.float32],
+    point: FloatArray,
+    arm: FloatArray,
+    side: FloatArray,
+    length: FloatArray,
+    p: CoveredParams,
+) -> tuple[FloatArray, FloatArray, np.ndarray]:
+    """Where the card edge along each arm lies: for corners ``point`` (n, 2) with unit ``arm`` and
+    ``side`` (towards the card) and arm lengths ``length``, lightness profiles along ``side`` at
+    ``refine_samples`` places along the arm, ``refine_radius`` work pixels each way, give the
+    steepest rise towards the card to a fraction of a pixel.  Returns the places along the arm
+    (n, k), the edge's offset along ``side`` there (n, k) and whether the rise reaches
+    ``refine_edge`` (n, k)."""
+    n, k = len(point), p.refine_samples
+    t = (0.15 + 0.7 * (np.arange(k) + 0.5) / k)[None, :] * length[:, None]
+    step = 0.5
+    offsets = np.arange(-p.refine_radius, p.refine_radius + step / 2, step)
+    pts = (
+        point[:, None, None, :]
+        + t[:, :, None, None] * arm[:, None, None, :]
+        + offsets[None, None, :, None] * side[:, None, None, :]
+    ).astype(np.float32)
+    profile = cv2.remap(
+        grey,
+        pts[..., 0].reshape(n * k, -1),
+        pts[..., 1].reshape(n * k, -1),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    profile = np.asarray(profile, np.float64).reshape(n, k, -1)
+    rise = profile[:, :, 2:] - profile[:, :, :-2]  # centred on offsets[1:-1]
+    best = np.argmax(rise, axis=2)
+    last = rise.shape[2] - 1
+    b = np.clip(best, 1, last - 1)[..., None]
+    left = np.take_along_axis(rise, b - 1, axis=2)[..., 0]
+    centre = np.take_along_axis(rise, b, axis=2)[..., 0]
+    right = np.take_along_axis(rise, b + 1, axis=2)[..., 0]
+    curve = left - 2.0 * centre + right
+    inner = (best > 0) & (best < last) & (curve < 0)
+    sub = np.where(inner, 0.5 * (left - right) / np.where(inner, curve, -1.0), 0.0)
+    place = offsets[1:-1][best] + sub * step
+    ok = inner & (np.take_along_axis(rise, best[..., None], axis=2)[..., 0] >= p.refine_edge)
+    return t, place, ok & (length[:, None] > 0)
+
+
+def _refined(proposals: list[CornerProposal], grey: Image, p: CoveredParams) -> list[CornerProposal]:
+    """The proposals laid on the card edges along their arms (``_edge_places``).
+
+    The longer arm's edge places, fitted by a line, give its direction and the corner's offset
+    across it; the other arm's (``refine_length`` work pixels of it where its length is not
+    known) give the corner's offset along the first.  An arm whose edge shows at fewer than
+    half the places, or a turn of more than ``refine_angle`` degrees, leaves that part as it was.
+    """
+    if not proposals:
+        return proposals
+    grey32 = grey.astype(np.float32)
+    point = np.array([q.point for q in proposals])
+    first_across = np.array([q.length_across >= q.length_down for q in proposals])
+    across = np.array([q.across for q in proposals])
+    down = np.array([q.down for q in proposals])
+    arm = np.where(first_across[:, None], across, down)
+    side = np.where(first_across[:, None], down, across)
+    length = np.array([max(q.length_across, q.length_down) for q in proposals])
+    other = np.array([min(q.length_across, q.length_down) for q in proposals])
+    other = np.where(other > 0, other, p.refine_length)
+    t, place, ok = _edge_places(grey32, point, arm, side, length, p)
+    slope, offset, good = _edge_lines(t, place, ok, p)
+    slope, offset = np.where(good, slope, 0.0), np.where(good, offset, 0.0)
+    arm = arm + slope[:, None] * side
+    arm /= np.linalg.norm(arm, axis=1)[:, None]
+    turned = np.stack([-arm[:, 1], arm[:, 0]], axis=1)
+    side = np.where(((turned * side).sum(axis=1) > 0)[:, None], turned, -turned)
+    point = point + offset[:, None] * side
+    # the other arm's edge: the corner's place along the first arm and, where that arm is long
+    # enough to show it, its own direction (a card seen at a slant has no right-angled corners)
+    t, place, ok = _edge_places(grey32, point, side, arm, other, p)
+    slope, offset, good = _edge_lines(t, place, ok, p)
+    point = point + np.where(good, offset, 0.0)[:, None] * arm
+    slant = good & (other >= p.refine_slant_length)
+    side = side + np.where(slant, slope, 0.0)[:, None] * arm
+    side /= np.linalg.norm(side, axis=1)[:, None]
+    out: list[CornerProposal] = []
+    for i, q in enumerate(proposals):
+        a, d = (arm[i], side[i]) if first_across[i] else (side[i], arm[i])
+        out.append(CornerProposal(point[i], a, d, q.length_across, q.length_down))
+    return out
+
+
+def _line_fit(t: FloatArray, place: FloatArray, use: np.ndarray) -> tuple[FloatArray, FloatArray]:
+    """Per row, the least-squares line ``place = offset + slope * t`` through the ``use``d points."""
+    w = use.astype(np.float64)
+    sw, st, sp = w.sum(axis=1), (w * t).sum(axis=1), (w * place).sum(axis=1)
+    stt, stp = (w * t * t).sum(axis=1), (w * t * place).sum(axis=1)
+    det = sw * stt - st * st
+    ok = det > 1e-9
+    slope = np.where(ok, (sw * stp - st * sp) / np.where(ok, det, 1.0), 0.0)
+    offset = np.where(sw > 0, (sp - slope * st) / np.maximum(sw, 1e-9), 0.0)
+    return slope, offset
+
+
+def _edge_lines(
+    t: FloatArray, place: FloatArray, ok: np.ndarray, p: CoveredParams
+) -> tuple[FloatArray, FloatArray, np.ndarray]:
+    """Per row of edge places (``_edge_places``), the line ``place = offset + slope * t`` through
+    those that showed (robust: points far off the first line dropped once), and whether it
+    holds: at least half the places showed and it turns at most ``refine_angle`` degrees and
+    moves at most ``refine_radius``."""
+    count = ok.sum(axis=1)
+    slope, offset = _line_fit(t, place, ok)
+    residual = np.abs(place - (offset[:, None] + slope[:, None] * t))
+    masked = np.where(ok, residual, np.inf)
+    # the median of the places that showed (their count varies by row)
+    ranked = np.sort(masked, axis=1)
+    middle = np.take_along_axis(ranked, np.maximum(count - 1, 0)[:, None] // 2, axis=1)[:, 0]
+    keep = ok & (residual <= np.maximum(1.0, 2.0 * middle)[:, None])
+    again = (keep.sum(axis=1) >= 3) & (keep.sum(axis=1) < count)
+    slope2, offset2 = _line_fit(t, place, keep)
+    slope, offset = np.where(again, slope2, slope), np.where(again, offset2, offset)
+    good = (
+        (count >= max(3, p.refine_samples // 2))
+        & (np.abs(slope) <= math.tan(math.radians(p.refine_angle)))
+        & (np.abs(offset) <= p.refine_radius)
+    )
+    return slope, offset, good
+
+
+def _reaches(contour: np.ndarray, where: Image | None) -> bool:
+    """Whether an outline reaches into ``where`` (everywhere when it is ``None``)."""
+    if where is None:
+        return True
+    pts = contour.reshape(-1, 2)
+    return bool(where[pts[:, 1], pts[:, 0]].any())
+
+
+def _run_ends(contour: np.ndarray, mask: Image, p: CoveredParams) -> list[CornerProposal]:
+    """Corners at both ends of each straight run of an outline: one arm along the run, the other
+    at right angles into the card pixels (``mask``)."""
+    poly = cv2.approxPolyDP(contour, p.run_epsilon, True).reshape(-1, 2)
+    m = len(poly)
+    if m < 3:
+        return []
+    flat = contour.reshape(-1, 2)
+    n = len(flat)
+    idx = vertex_places(contour, poly)
+    pts = flat.astype(np.float64)
+    h, w = mask.shape[:2]
+    out: list[CornerProposal] = []
+    for k in range(m):
+        i, j = idx[k], idx[(k + 1) % m]
+        length = float(np.hypot(*(pts[j] - pts[i])))
+        if length < p.min_run:
+            continue
+        span = (i + np.arange((j - i) % n + 1)) % n
+        trim = len(span) // 6
+        chosen = pts[span[trim : len(span) - trim]] if len(span) > 2 * trim + 2 else pts[span]
+        if len(chosen) < 3:
+            continue
+        centre, d = fit_line(chosen)
+        if d @ (pts[j] - pts[i]) < 0:
+            d = -d
+        normal = np.array([-d[1], d[0]])
+        probe = centre + 3.0 * normal
+        px, py = round(float(probe[0])), round(float(probe[1]))
+        if not (0 <= px < w and 0 <= py < h and mask[py, px] > 0):
+            normal = -normal
+        start = centre + ((pts[i] - centre) @ d) * d
+        end = centre + ((pts[j] - centre) @ d) * d
+        for point, arm in ((start, d), (end, -d)):
+            if _cross(arm, normal) > 0:
+                out.append(CornerProposal(point, arm, normal, length, 0.0))
+            else:
+                out.append(CornerProposal(point, normal, arm, 0.0, length))
     return out
 
 
@@ -152,12 +346,16 @@ def _squared(point: FloatArray, across: FloatArray, down: FloatArray, la: float,
     return CornerProposal(point, across, down, la, ld)
 
 
-def _seen(proposal: CornerProposal, others: list[CornerProposal], p: CoveredParams) -> bool:
-    """Whether one of ``others`` is the same corner: a near point and a near direction."""
-    if not others:
-        return False
-    points = np.array([o.point for o in others])
-    across = np.array([o.across for o in others])
-    near = np.hypot(*(points - proposal.point).T) <= p.duplicate_point
-    aligned = across @ proposal.across >= math.cos(math.radians(p.duplicate_angle))
-    return bool((near & aligned).any())
+def _distinct(proposals: list[CornerProposal], p: CoveredParams) -> list[CornerProposal]:
+    """``proposals`` in order without those that repeat an earlier one: a point within
+    ``duplicate_point`` and an ``across`` within ``duplicate_angle`` degrees."""
+    if len(proposals) < 2:
+        return proposals
+    points = np.array([q.point for q in proposals])
+    across = np.array([q.across for q in proposals])
+    gap = np.hypot(points[:, None, 0] - points[None, :, 0], points[:, None, 1] - points[None, :, 1])
+    same = (gap <= p.duplicate_point) & (across @ across.T >= math.cos(math.radians(p.duplicate_angle)))
+    kept = np.zeros(len(proposals), bool)
+    for i in range(len(proposals)):
+        kept[i] = not bool((same[i] & kept).any())
+    return [q for q, k in zip(proposals, kept, strict=True) if k]

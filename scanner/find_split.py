@@ -73,8 +73,7 @@ def corners_of(contour: Arr, p: FindParams) -> list[Corner]:
     poly = cv2.approxPolyDP(contour, p.corner_epsilon, True).reshape(-1, 2)
     if len(poly) < 3:
         return []
-    flat = contour.reshape(-1, 2)
-    idx = [int(np.flatnonzero((flat[:, 0] == x) & (flat[:, 1] == y))[0]) for x, y in poly]
+    idx = vertex_places(contour, poly)
     orientation = 1.0 if cv2.contourArea(contour, oriented=True) > 0 else -1.0
     m = len(idx)
     good = [_is_corner_vertex(pts, idx, k, orientation, p) for k in range(m)]
@@ -106,6 +105,17 @@ def corners_of(contour: Arr, p: FindParams) -> list[Corner]:
             else:
                 out.append(Corner(apex, _perpendicular(dw, du), dw, l1, l2, full2=good[(k + 1) % m]))
     return out
+
+
+def vertex_places(contour: Arr, poly: Arr) -> list[int]:
+    """Where each vertex of ``poly`` (points of ``contour``, as ``cv2.approxPolyDP`` gives them)
+    first lies on ``contour``: indices into its points."""
+    flat = contour.reshape(-1, 2).astype(np.int64)
+    keys = flat[:, 0] * 65536 + flat[:, 1]
+    order = np.argsort(keys, kind="stable")
+    wanted = poly.reshape(-1, 2).astype(np.int64)
+    found = np.searchsorted(keys[order], wanted[:, 0] * 65536 + wanted[:, 1])
+    return [int(k) for k in order[found]]
 
 
 def _perpendicular(d: FloatArray, towards: FloatArray) -> FloatArray:
