@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from scanner.covered_size import longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals
 from scanner.find_geometry import FloatArray, side_lengths
@@ -219,6 +220,50 @@ def _fit_size(proposal: CornerProposal, short: float, work: Work, params: Scanne
     return np.asarray(stack[int(np.argmax(score))])
 
 
+def _probe_size(
+    frame: Image,
+    work: Work,
+    cards: Image,
+    proposals: list[CornerProposal],
+    sizes: list[float],
+    templates: Templates,
+    params: ScannerParams,
+) -> tuple[float | None, list[_Named], set[int]]:
+    """The frame's card size chosen by the index: the corners with the longest arms whose index
+    box shows print at some of ``sizes`` (work pixels), up to ``size_probes`` of them and until
+    a size names ``size_votes`` of them, are read at each such size; the size that names most
+    of them (the best scored on a tie) is the frame's.  Returns that size (``None`` when no
+    size names a card), the cards named at it and the indices of the corners read."""
+    p = params.covered
+    aspect = params.find.card_aspect
+    arms = [q.length_across + q.length_down for q in proposals]
+    order = sorted(range(len(proposals)), key=lambda k: -arms[k])
+    count = [0] * len(sizes)
+    total = [0.0] * len(sizes)
+    readings: list[tuple[int, _Named]] = []
+    probed: set[int] = set()
+    for k in order:
+        if len(probed) >= p.size_probes or max(count) >= p.size_votes:
+            break
+        proposal = proposals[k]
+        worth = [i for i, s in enumerate(sizes) if _worth_reading(proposal, s, work, cards, [], params)]
+        if not worth:
+            continue
+        probed.add(k)
+        for i in worth:
+            quad = card_quad(proposal, sizes[i], aspect) / work.scale
+            reading = read_corner(frame, quad, templates, params)
+            if reading.card is not None:
+                count[i] += 1
+                total[i] += reading.score
+                readings.append((i, _Named(quad, reading, proposal.point)))
+    if not any(count):
+        return None, [], probed
+    best = max(range(len(sizes)), key=lambda i: (count[i], total[i]))
+    log.debug("covered: sizes %s, named %s, chose %.1f", [round(s) for s in sizes], count, sizes[best])
+    return sizes[best], [n for i, n in readings if i == best], probed
+
+
 def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
     """Readings of one card whose cards lie within ``same`` (``_apart``) become one (the best scored,
     counting the index corners read); of readings of different cards at one place (corners
@@ -279,7 +324,16 @@ def read_covered(
     proposals = corner_proposals(work, params.find, p, near)
     reads = 0
     named: list[_Named] = []
-    for proposal in proposals:
+    probed: set[int] = set()
+    if params.find.card_size_px is None and not identified and p.size_probes > 0:
+        sides = whole_sides(work.union, smallest, p)
+        edges = longest_edges(work, p)
+        sizes = size_candidates(shorts, sides, edges, params.find.card_aspect, p)
+        chosen, named, probed = _probe_size(frame, work, cards, proposals, sizes, templates, params)
+        shorts = shorts if chosen is None else [chosen]
+    for k, proposal in enumerate(proposals):
+        if k in probed:
+            continue
         for short in shorts:
             if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, identified, params):
                 continue

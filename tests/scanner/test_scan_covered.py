@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
+from scanner.covered_size import size_candidates, whole_sides
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals
 from scanner.find_work import make_work
 from scanner.params import CoveredParams, FindParams, ScannerParams
@@ -15,7 +17,7 @@ from scanner.scan_covered import read_corner, read_covered
 from scanner.scenes import Scene, SceneTruth, render
 from scanner.scenes_layout import fan, pile
 from scanner.templates import Templates
-from scanner.types import Detection, Image
+from scanner.types import Detection, Image, Quad
 from scorer.cards import DeckKind, parse_card
 
 CARD_PX = 190.0
@@ -202,3 +204,86 @@ def test_only_a_rival_of_the_deck_ranked_first_on_the_same_outline_vetoes_a_corn
     outside = read_covered(image, work, [found], templates, p, [parse_card("KS", DeckKind.OKTRIS)])
     assert found not in outside
     assert target.card in [d.card for d in outside]
+
+
+def _card_mask(short: float, angle: float, centre: tuple[float, float], shape: tuple[int, int]) -> np.ndarray:
+    """A 0/255 mask of one card (short side ``short``, 63:88) turned ``angle`` degrees, its
+    corners rounded as a card's."""
+    box = ((centre[0], centre[1]), (short, short * 88.0 / 63.0), angle)
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(cv2.boxPoints(box)).astype(np.int32), 255)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc), np.uint8)
+
+
+def test_a_lone_cards_whole_sides_are_its_short_and_long_sides() -> None:
+    p = CoveredParams()
+    mask = _card_mask(50.0, 23.0, (120.0, 100.0), (200, 240))
+    sides = sorted(whole_sides(mask, 100.0, p))
+    assert len(sides) == 4
+    assert sides[:2] == pytest.approx([50.0, 50.0], rel=0.05)
+    assert sides[2:] == pytest.approx([50.0 * 88 / 63] * 2, rel=0.05)
+
+
+def test_two_overlapping_cards_show_only_their_own_sides_whole() -> None:
+    p = CoveredParams()
+    one = _card_mask(50.0, 0.0, (100.0, 100.0), (220, 260))
+    two = _card_mask(50.0, 0.0, (130.0, 125.0), (220, 260))
+    sides = whole_sides(cv2.bitwise_or(one, two), 100.0, p)
+    # the notches where one card's side meets the other are no card corners: no run between
+    # them is taken for a side, so every side counted is a short or a long side
+    assert sides
+    for side in sides:
+        assert min(abs(side - 50.0), abs(side - 50.0 * 88 / 63)) <= 0.05 * side, side
+
+
+def test_size_candidates_put_the_found_sizes_first_and_the_sides_most_agree_with_next() -> None:
+    p = CoveredParams()
+    aspect = 88.0 / 63.0
+    sides = [50.0, 50.0 * aspect, 51.0, 120.0]
+    sizes = size_candidates([30.0], sides, [], aspect, p)
+    assert sizes[0] == 30.0
+    assert sizes[1] == pytest.approx(50.33, abs=0.1)  # three sides agree with it
+    assert 120.0 / aspect in [pytest.approx(s) for s in sizes] or 120.0 in [pytest.approx(s) for s in sizes]
+    # a size within size_match of one listed is not listed again (a side of 50 is a short side
+    # of 50, or a long side of a card 50 / aspect wide); edges give long sides
+    assert size_candidates([49.0], [50.0], [], aspect, p) == [49.0, pytest.approx(50.0 / aspect)]
+    assert size_candidates([], [], [70.0], aspect, p) == [pytest.approx(70.0 / aspect)]
+    assert (
+        len(size_candidates([10.0, 20.0, 40.0], sides, [90.0, 99.0], aspect, replace(p, size_candidates=3)))
+        == 3
+    )
+
+
+def test_covered_cards_are_named_at_the_size_their_index_reads_when_the_outlines_found_are_too_small(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, truth = fanned
+    # outlines found at half the card's size (as a frame printed on a face), none identified
+    shrunk = []
+    for c in truth.cards:
+        quad = np.asarray(c.corners, np.float64)
+        centre = quad.mean(axis=0)
+        corners = centre + 0.5 * (quad - centre)
+        shrunk.append(Detection(card=None, confidence=0.3, corners=_quad(corners), top=False))
+    p = ScannerParams()
+    work = make_work(image, p.find)
+    fixed = replace(p, covered=replace(p.covered, size_probes=0))
+    at_found = [d.card for d in read_covered(image, work, shrunk, templates, fixed) if d.card is not None]
+    named = [d for d in read_covered(image, work, shrunk, templates, p) if d.card is not None]
+    assert len(named) >= len(truth.cards) - 1 > len(at_found)
+    short = CARD_PX * 63.0 / 88.0
+    for d in named:
+        match = [c for c in truth.cards if c.card == d.card]
+        assert match, d.card
+        found = np.asarray(d.corners, np.float64)
+        gap = min(
+            float(np.hypot(*(np.roll(found, k, axis=0) - np.asarray(match[0].corners)).T).mean())
+            for k in range(4)
+        )
+        assert gap < 0.25 * short, (d.card, gap)
+
+
+def _quad(corners: np.ndarray) -> Quad:
+    (a, b, c, d) = ((float(x), float(y)) for x, y in corners)
+    return (a, b, c, d)
