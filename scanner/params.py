@@ -426,6 +426,9 @@ class CoveredParams:
             and the size naming most of them (the best scored on a tie) is the frame's; 0 keeps
             the sizes of the outlines found...
         size_votes: ...corners are read so until one size names this many.
+        over_identified: a corner whose index box lies inside a card identified is read when it
+            lies on another visible card part (``work.split``) than the index that card was
+            identified at (a card lying on it); otherwise it is not read.
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -470,6 +473,7 @@ class CoveredParams:
     size_steps: tuple[float, ...] = (0.0,)
     size_spread: float = 0.15
     size_probes: int = 8
+    over_identified: bool = True
     size_votes: int = 2
     size_candidates: int = 6
     size_edges: int = 3
@@ -521,6 +525,8 @@ class CoveredParams:
         _check("covered.size_spread", self.size_spread, 0.0, 10.0)
         _check_int("covered.size_probes", self.size_probes, 0, 100)
         _check_int("covered.size_votes", self.size_votes, 1, 100)
+        if not isinstance(self.over_identified, bool):
+            raise ValueError(f"covered.over_identified must be a bool, got {self.over_identified!r}")
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)
         _check_int("covered.size_edges", self.size_edges, 0, 32)
         _check("covered.size_match", self.size_match, 0.0, 0.5)

@@ -12,7 +12,8 @@ index.  Here the index decides instead of the geometry:
    is taken for the top-left corner of a card of the frame's card size
    (calibration's ``card_size_px``, else the cards identified, else found);
 3. only corners whose index box lies on card pixels, holds print and lies
-   outside every card already identified are read, at most
+   outside every card already identified (or on another card part than the
+   index it was identified at: a card lying on it) are read, at most
    ``CoveredParams.max_reads`` per frame;
 4. the corner part of the card is cut out upright into a canonical card image
    and its top-left index alone is read (``read_index(..., upright_only=True)``,
@@ -180,17 +181,45 @@ def _filled(mask: Image) -> Image:
     return out
 
 
+@dataclass(frozen=True)
+class _Identified:
+    """A card identified by the finder (work pixels, the index corner it was read at first) and
+    the label of the visible card part (``work.split``) that index lies on: its own paper."""
+
+    quad: FloatArray
+    part: int
+
+
+def _part(points: FloatArray, labels: Image) -> int:
+    """The label of the card part (``labels`` of ``work.split``) most of ``points`` lie on; 0 on none."""
+    h, w = labels.shape[:2]
+    xs = np.clip(np.round(points[:, 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(np.intp), 0, h - 1)
+    found = labels[ys, xs]
+    found = found[found > 0]
+    return int(np.bincount(found).argmax()) if len(found) else 0
+
+
+def _index_points(quad: FloatArray) -> FloatArray:
+    """The sample points of the index box of the card ``quad`` (its index corner first)."""
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+    return np.asarray(quad[0] + _INDEX_GRID[:, :1] * across + _INDEX_GRID[:, 1:] * down, np.float64)
+
+
 def _worth_reading(
     proposal: CornerProposal,
     short: float,
     work: Work,
     cards: Image,
-    named: list[FloatArray],
+    named: list[_Identified],
     params: ScannerParams,
+    labels: Image | None = None,
 ) -> bool:
     """Whether the index box of the card at ``proposal`` lies inside the image, on card pixels
     (``cards``, work scale), holds print (``index_ink``), and has its centre outside every card
-    already identified (work pixels)."""
+    already identified (work pixels), or, given ``labels`` (of ``work.split``), inside one but
+    on another card part than the index that card was read at: a card lying on it (a hand
+    row's next card lies on the card before it, mostly inside its outline)."""
     quad = card_quad(proposal, short, params.find.card_aspect)
     across, down = quad[1] - quad[0], quad[3] - quad[0]
     pts = quad[0] + _INDEX_GRID[:, :1] * across + _INDEX_GRID[:, 1:] * down
@@ -208,7 +237,13 @@ def _worth_reading(
     if float(np.median(grey) - grey.min()) < params.covered.index_ink:
         return False
     centre = pts.mean(axis=0)
-    return not any(_inside(centre, q) for q in named)
+    inside = [n for n in named if _inside(centre, n.quad)]
+    if not inside:
+        return True
+    if labels is None:
+        return False
+    part = _part(pts, labels)
+    return part > 0 and all(n.part not in (0, part) for n in inside)
 
 
 def _fit_size(proposal: CornerProposal, short: float, work: Work, params: ScannerParams) -> FloatArray:
@@ -325,6 +360,13 @@ def read_covered(
     reads = 0
     named: list[_Named] = []
     probed: set[int] = set()
+    labels: Image | None = None
+    own: list[_Identified] = []
+    if identified and p.over_identified:
+        labels = np.asarray(cv2.connectedComponents(work.split, connectivity=4)[1], np.int32)
+        own = [_Identified(q, _part(_index_points(q), labels)) for q in identified]
+    else:
+        own = [_Identified(q, 0) for q in identified]
     if params.find.card_size_px is None and not identified and p.size_probes > 0:
         sides = whole_sides(work.union, smallest, p)
         edges = longest_edges(work, p)
@@ -335,7 +377,7 @@ def read_covered(
         if k in probed:
             continue
         for short in shorts:
-            if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, identified, params):
+            if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, own, params, labels):
                 continue
             reads += 1
             quad = card_quad(proposal, short, params.find.card_aspect)
