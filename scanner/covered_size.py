@@ -147,5 +147,6 @@ def size_candidates(
             agreed = np.concatenate([lengths[near_short], lengths[near_long] / aspect])
             add(float(agreed.mean()) if len(agreed) else s)
     for length in edges:
-        add(length / aspect)
+        for step in p.edge_steps:
+            add(length * (1.0 + step) / aspect)
     return out

@@ -425,14 +425,18 @@ class CoveredParams:
             index box shows print) are read at every candidate size (``scanner.covered_size``),
             and the size naming most of them (the best scored on a tie) is the frame's; 0 keeps
             the sizes of the outlines found...
-        size_votes: ...corners are read so until one size names this many.
+        size_votes: ...corners are read so until one size names this many, or until
+            ``size_reads`` reads are made.
         over_identified: a corner whose index box lies inside a card identified is read when it
             lies on another visible card part (``work.split``) than the index that card was
             identified at (a card lying on it); otherwise it is not read.
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
-            sides (found as ``line_votes``, ``line_gap``, at least ``side_min_px`` long)...
+            sides (found as ``line_votes``, ``line_gap``, at least ``side_min_px`` long), each
+            lengthened by every one of ``edge_steps`` (relative: an edge found by the Hough
+            transform is mostly a part of a side, and an index reads right only within about
+            5% of its card's size)...
         size_match: ...sizes (and a side and a size) within this fraction of each other agree.
         side_tolerance: the outline of the card pixels is straightened to within this many work
             pixels before its whole sides are measured...
@@ -475,8 +479,10 @@ class CoveredParams:
     size_probes: int = 8
     over_identified: bool = True
     size_votes: int = 2
-    size_candidates: int = 6
+    size_candidates: int = 10
     size_edges: int = 3
+    edge_steps: tuple[float, ...] = (0.0, 0.07, 0.14)
+    size_reads: int = 48
     size_match: float = 0.06
     side_tolerance: float = 1.5
     side_min_px: float = 10.0
@@ -529,6 +535,13 @@ class CoveredParams:
             raise ValueError(f"covered.over_identified must be a bool, got {self.over_identified!r}")
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)
         _check_int("covered.size_edges", self.size_edges, 0, 32)
+        if not isinstance(self.edge_steps, tuple) or not 1 <= len(self.edge_steps) <= 16:
+            raise ValueError(
+                f"covered.edge_steps must be a tuple of 1 to 16 numbers, got {self.edge_steps!r}"
+            )
+        for step in self.edge_steps:
+            _check("covered.edge_steps[]", step, -0.5, 1.0)
+        _check_int("covered.size_reads", self.size_reads, 0, 10000)
         _check("covered.size_match", self.size_match, 0.0, 0.5)
         _check("covered.side_tolerance", self.side_tolerance, 0.0, 20.0)
         _check("covered.side_min_px", self.side_min_px, 1.0, 10000.0)

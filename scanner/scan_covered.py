@@ -10,7 +10,10 @@ index.  Here the index decides instead of the geometry:
 2. every right-handed corner near them (``scanner.find_corners``: corners of
    the outlines of card parts, and straight card edges meeting at a right angle)
    is taken for the top-left corner of a card of the frame's card size
-   (calibration's ``card_size_px``, else the cards identified, else found);
+   (calibration's ``card_size_px``, else the cards identified; with neither,
+   the index chooses: a few corners are read at candidate sizes, those of the
+   cards found and those whole card sides and long straight edges give,
+   ``scanner.covered_size``, and the size naming most of them is the frame's);
 3. only corners whose index box lies on card pixels, holds print and lies
    outside every card already identified (or on another card part than the
    index it was identified at: a card lying on it) are read, at most
@@ -277,14 +280,16 @@ def _probe_size(
     total = [0.0] * len(sizes)
     readings: list[tuple[int, _Named]] = []
     probed: set[int] = set()
+    reads = 0
     for k in order:
-        if len(probed) >= p.size_probes or max(count) >= p.size_votes:
+        if len(probed) >= p.size_probes or max(count) >= p.size_votes or reads >= p.size_reads:
             break
         proposal = proposals[k]
         worth = [i for i, s in enumerate(sizes) if _worth_reading(proposal, s, work, cards, [], params)]
         if not worth:
             continue
         probed.add(k)
+        reads += len(worth)
         for i in worth:
             quad = card_quad(proposal, sizes[i], aspect) / work.scale
             reading = read_corner(frame, quad, templates, params)

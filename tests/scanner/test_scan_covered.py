@@ -170,6 +170,10 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(size_match=0.9)
     with pytest.raises(ValueError, match=r"covered\.side_angle"):
         CoveredParams(side_angle=60.0)
+    with pytest.raises(ValueError, match=r"covered\.edge_steps"):
+        CoveredParams(edge_steps=())
+    with pytest.raises(ValueError, match=r"covered\.edge_steps"):
+        CoveredParams(edge_steps=(0.0, 2.0))
     with pytest.raises(ValueError, match=r"covered\.over_identified"):
         CoveredParams(over_identified=0)  # type: ignore[arg-type]
 
@@ -256,7 +260,14 @@ def test_size_candidates_put_the_found_sizes_first_and_the_sides_most_agree_with
     # a size within size_match of one listed is not listed again (a side of 50 is a short side
     # of 50, or a long side of a card 50 / aspect wide); edges give long sides
     assert size_candidates([49.0], [50.0], [], aspect, p) == [49.0, pytest.approx(50.0 / aspect)]
-    assert size_candidates([], [], [70.0], aspect, p) == [pytest.approx(70.0 / aspect)]
+    one = replace(p, edge_steps=(0.0,))
+    assert size_candidates([], [], [70.0], aspect, one) == [pytest.approx(70.0 / aspect)]
+    # an edge is mostly part of a side: it is tried lengthened by each step too
+    stepped = replace(p, edge_steps=(0.0, 0.1))
+    assert size_candidates([], [], [70.0], aspect, stepped) == [
+        pytest.approx(70.0 / aspect),
+        pytest.approx(77.0 / aspect),
+    ]
     assert (
         len(size_candidates([10.0, 20.0, 40.0], sides, [90.0, 99.0], aspect, replace(p, size_candidates=3)))
         == 3
