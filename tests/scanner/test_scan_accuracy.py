@@ -60,29 +60,29 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
     assert found / visible >= 0.6
     pile = report.by_group["pile"]
     assert pile.visible > 0 and pile.found / pile.visible >= 0.7
-    assert report.total.found / report.total.visible >= 0.72
+    assert report.total.found / report.total.visible >= 0.78
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 105 of the 162 visible cards (64.8%) are named right today, 18 of the 40 fan cards
-    # (45%), 23 of the 46 hand cards (50%: covered cards named from the index at a
-    # visible corner) and 10 of the 18 pile cards (55.6%); the goal is the expected failure below.
+    # 114 of the 162 visible cards (70.4%) are named right today, 23 of the 40 fan cards
+    # (57.5%), 26 of the 46 hand cards (56.5%: covered cards named from the index at a
+    # visible corner, read at the size the index chooses where no card size is known) and
+    # 10 of the 18 pile cards (55.6%); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.63
+    assert report.total.identified / report.total.visible >= 0.69
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.44
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.55
     hand = report.by_group["hand"]
-    assert hand.visible > 0 and hand.identified / hand.visible >= 0.48
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.54
     pile = report.by_group["pile"]
-    # 9 of 18: a pile's 6C the wide index search named 0.05 or less ahead of 6S stays open
-    assert pile.visible > 0 and pile.identified / pile.visible >= 0.49
+    # 10 of 18: a pile's 6C the wide index search named 0.05 or less ahead of 6S stays open
+    assert pile.visible > 0 and pile.identified / pile.visible >= 0.54
 
 
 def test_fixtures_top_cards_are_right_at_todays_floor(report: Report) -> None:
-    # 16 of the 26 piles and fans (61.5%) have their top card found, named and marked today
-    # (17 before the wide search's twin margin left a pile's 6C open).
+    # 17 of the 26 piles and fans (65.4%) have their top card found, named and marked today.
     assert report.total.piles > 0
-    assert report.total.top_right / report.total.piles >= 0.6
+    assert report.total.top_right / report.total.piles >= 0.64
 
 
 @pytest.mark.xfail(
