@@ -430,6 +430,9 @@ class CoveredParams:
         over_identified: a corner whose index box lies inside a card identified is read when it
             lies on another visible card part (``work.split``) than the index that card was
             identified at (a card lying on it); otherwise it is not read.
+        veto_lead: the identifier's first card for a found card vetoes a different name read at
+            a corner on nearly its outline only when it leads the identifier's runner-up by at
+            least this much (0: whenever it is first).
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -478,6 +481,7 @@ class CoveredParams:
     size_spread: float = 0.15
     size_probes: int = 8
     over_identified: bool = True
+    veto_lead: float = 0.02
     size_votes: int = 2
     size_candidates: int = 10
     size_edges: int = 3
@@ -531,6 +535,7 @@ class CoveredParams:
         _check("covered.size_spread", self.size_spread, 0.0, 10.0)
         _check_int("covered.size_probes", self.size_probes, 0, 100)
         _check_int("covered.size_votes", self.size_votes, 1, 100)
+        _check("covered.veto_lead", self.veto_lead, 0.0, 2.0)
         if not isinstance(self.over_identified, bool):
             raise ValueError(f"covered.over_identified must be a bool, got {self.over_identified!r}")
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)

@@ -405,7 +405,9 @@ def read_covered(
             continue  # an Oktris deck holds every card once
         # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
         there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
-        if any(_vetoes(ranked.get(id(out[k])), item.reading, apart[k], templates.deck, p) for k in there):
+        if any(
+            _vetoes(ranked.get(id(out[k])), out[k], item.reading, apart[k], templates.deck, p) for k in there
+        ):
             continue  # the identifier ranked another card first on (nearly) this outline
         detection = Detection(
             card=card,
@@ -419,13 +421,27 @@ def read_covered(
 
 
 def _vetoes(
-    rival: Card | None, reading: CornerReading, apart: float, deck: DeckKind, p: CoveredParams
+    rival: Card | None,
+    found: Detection,
+    reading: CornerReading,
+    apart: float,
+    deck: DeckKind,
+    p: CoveredParams,
 ) -> bool:
     """Whether the identifier's reading of a found card ``apart`` (``_apart``) from a card named
     from a corner vetoes that name: it ranked first another card on nearly the same outline
-    (``same_card``), and one of the deck (a card outside the deck, a king in an Oktris frame,
-    says the identifier read the card poorly, e.g. its other index corner under another card)."""
-    return rival is not None and rival != reading.card and apart <= p.same_card and in_deck(rival, deck)
+    (``same_card``), one of the deck (a card outside the deck, a king in an Oktris frame,
+    says the identifier read the card poorly, e.g. its other index corner under another card),
+    ahead of its own runner-up (``found``'s) by at least ``veto_lead`` (a first place by less
+    says no more than a tie)."""
+    lead = found.confidence - found.runner_up_confidence
+    return (
+        rival is not None
+        and rival != reading.card
+        and apart <= p.same_card
+        and in_deck(rival, deck)
+        and lead >= p.veto_lead
+    )
 
 
 def _as_quad(quad: FloatArray) -> Quad:

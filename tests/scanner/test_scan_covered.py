@@ -174,6 +174,8 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(edge_steps=())
     with pytest.raises(ValueError, match=r"covered\.edge_steps"):
         CoveredParams(edge_steps=(0.0, 2.0))
+    with pytest.raises(ValueError, match=r"covered\.veto_lead"):
+        CoveredParams(veto_lead=-0.1)
     with pytest.raises(ValueError, match=r"covered\.over_identified"):
         CoveredParams(over_identified=0)  # type: ignore[arg-type]
 
@@ -331,3 +333,29 @@ def test_a_card_lying_on_a_card_identified_is_read_inside_its_outline(templates:
     assert second.card in named
     assert second.card not in named_off
     assert all(c in cards for c in named)
+
+
+def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, _ = fanned
+    p = _calibrated()
+    work = make_work(image, p.find)
+    named = [d for d in read_covered(image, work, [], templates, p) if d.card is not None]
+    target = named[0]
+    assert target.card is not None
+    other = next(c for c in ("2S", "3D", "6C") if parse_card(c, DeckKind.OKTRIS) != target.card)
+    rival = parse_card(other, DeckKind.OKTRIS)
+    # the identifier's first card barely ahead of its runner-up: a tie, no veto
+    tied = Detection(
+        card=None,
+        confidence=0.62,
+        corners=target.corners,
+        top=False,
+        runner_up=None,
+        runner_up_confidence=0.61,
+    )
+    assert target.card in [d.card for d in read_covered(image, work, [tied], templates, p, [rival])]
+    # the same lead vetoes when the veto asks for none
+    strict = replace(p, covered=replace(p.covered, veto_lead=0.0))
+    assert target.card not in [d.card for d in read_covered(image, work, [tied], templates, strict, [rival])]
