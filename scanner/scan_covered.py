@@ -289,14 +289,15 @@ def _probe_size(
         if not worth:
             continue
         probed.add(k)
-        reads += len(worth)
         for i in worth:
+            reads += 1
             quad = card_quad(proposal, sizes[i], aspect) / work.scale
             reading = read_corner(frame, quad, templates, params)
             if reading.card is not None:
                 count[i] += 1
                 total[i] += reading.score
                 readings.append((i, _Named(quad, reading, proposal.point)))
+                break  # an index reads right within a few percent of its size: one size names it
     if not any(count):
         return None, [], probed
     best = max(range(len(sizes)), key=lambda i: (count[i], total[i]))

@@ -64,12 +64,12 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 114 of the 162 visible cards (70.4%) are named right today, 23 of the 40 fan cards
+    # 115 of the 162 visible cards (71.0%) are named right today, 23 of the 40 fan cards
     # (57.5%), 26 of the 46 hand cards (56.5%: covered cards named from the index at a
     # visible corner, read at the size the index chooses where no card size is known) and
     # 10 of the 18 pile cards (55.6%); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.69
+    assert report.total.identified / report.total.visible >= 0.7
     fan = report.by_group["fan"]
     assert fan.visible > 0 and fan.identified / fan.visible >= 0.55
     hand = report.by_group["hand"]
