@@ -437,6 +437,33 @@ class CoveredParams:
         size_spread: with no card identified in the frame, the largest card found is tried
             too when it is this much larger than the median one (a frame printed on a face is
             a smaller card-shaped outline).
+        size_probes: with neither calibration nor a card identified, the frame's card size is
+            chosen by the index: up to this many corners (those with the longest arms whose
+            index box shows print) are read at every candidate size (``scanner.covered_size``),
+            and the size naming most of them (the best scored on a tie) is the frame's; 0 keeps
+            the sizes of the outlines found...
+        size_votes: ...corners are read so until one size names this many, or until
+            ``size_reads`` reads are made.
+        over_identified: a corner whose index box lies inside a card identified is read when it
+            lies on another visible card part (``work.split``) than the index that card was
+            identified at (a card lying on it); otherwise it is not read.
+        veto_lead: the identifier's first card for a found card vetoes a different name read at
+            a corner on nearly its outline only when it leads the identifier's runner-up by at
+            least this much (0: whenever it is first).
+        size_candidates: at most this many candidate sizes: those of the outlines found, then
+            those that whole card sides on the outline of the card pixels agree with, then
+            those of the ``size_edges`` longest straight edges on card pixels taken for long
+            sides (found as ``line_votes``, ``line_gap``, at least ``side_min_px`` long), each
+            lengthened by every one of ``edge_steps`` (relative: an edge found by the Hough
+            transform is mostly a part of a side, and an index reads right only within about
+            5% of its card's size)...
+        size_match: ...sizes (and a side and a size) within this fraction of each other agree.
+        side_tolerance: the outline of the card pixels is straightened to within this many work
+            pixels before its whole sides are measured...
+        side_min_px: ...a straight run at least this long (work pixels) may be a card side...
+        side_join: ...it meets the next one at a card's corner when at most this much outline
+            (work pixels, a rounded corner) lies between them...
+        side_angle: ...and they turn the outline's way within this many degrees of a right angle.
         same_card: two readings (or a reading and a detection) whose corners lie on average
             within this fraction of the card's short side of each other are the same card.
         replace_card: found cards not identified that lie within this (as ``same_card``) of a
@@ -495,6 +522,19 @@ class CoveredParams:
     octo_min_margin: float = 0.04
     size_steps: tuple[float, ...] = (0.0,)
     size_spread: float = 0.15
+    size_probes: int = 8
+    over_identified: bool = True
+    veto_lead: float = 0.02
+    size_votes: int = 2
+    size_candidates: int = 10
+    size_edges: int = 3
+    edge_steps: tuple[float, ...] = (0.0, 0.07, 0.14)
+    size_reads: int = 48
+    size_match: float = 0.06
+    side_tolerance: float = 1.5
+    side_min_px: float = 10.0
+    side_join: float = 12.0
+    side_angle: float = 12.0
     same_card: float = 0.2
     replace_card: float = 0.3
     same_place: float = 0.25
@@ -546,6 +586,25 @@ class CoveredParams:
         for step in self.size_steps:
             _check("covered.size_steps[]", step, -0.5, 0.5)
         _check("covered.size_spread", self.size_spread, 0.0, 10.0)
+        _check_int("covered.size_probes", self.size_probes, 0, 100)
+        _check_int("covered.size_votes", self.size_votes, 1, 100)
+        _check("covered.veto_lead", self.veto_lead, 0.0, 2.0)
+        if not isinstance(self.over_identified, bool):
+            raise ValueError(f"covered.over_identified must be a bool, got {self.over_identified!r}")
+        _check_int("covered.size_candidates", self.size_candidates, 1, 32)
+        _check_int("covered.size_edges", self.size_edges, 0, 32)
+        if not isinstance(self.edge_steps, tuple) or not 1 <= len(self.edge_steps) <= 16:
+            raise ValueError(
+                f"covered.edge_steps must be a tuple of 1 to 16 numbers, got {self.edge_steps!r}"
+            )
+        for step in self.edge_steps:
+            _check("covered.edge_steps[]", step, -0.5, 1.0)
+        _check_int("covered.size_reads", self.size_reads, 0, 10000)
+        _check("covered.size_match", self.size_match, 0.0, 0.5)
+        _check("covered.side_tolerance", self.side_tolerance, 0.0, 20.0)
+        _check("covered.side_min_px", self.side_min_px, 1.0, 10000.0)
+        _check("covered.side_join", self.side_join, 0.0, 100.0)
+        _check("covered.side_angle", self.side_angle, 0.0, 45.0)
         _check("covered.same_card", self.same_card, 0.0, 2.0)
         _check("covered.same_place", self.same_place, 0.0, 2.0)
         _check("covered.replace_card", self.replace_card, 0.0, 2.0)

@@ -10,9 +10,13 @@ index.  Here the index decides instead of the geometry:
 2. every right-handed corner near them (``scanner.find_corners``: corners of
    the outlines of card parts, and straight card edges meeting at a right angle)
    is taken for the top-left corner of a card of the frame's card size
-   (calibration's ``card_size_px``, else the cards identified, else found);
+   (calibration's ``card_size_px``, else the cards identified; with neither,
+   the index chooses: a few corners are read at candidate sizes, those of the
+   cards found and those whole card sides and long straight edges give,
+   ``scanner.covered_size``, and the size naming most of them is the frame's);
 3. only corners whose index box lies on card pixels, holds print and lies
-   outside every card already identified are read, at most
+   outside every card already identified (or on another card part than the
+   index it was identified at: a card lying on it) are read, at most
    ``CoveredParams.max_reads`` per frame;
 4. the corner part of the card is cut out upright into a canonical card image
    and its top-left index alone is read (``read_index(..., upright_only=True)``,
@@ -36,6 +40,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from scanner.covered_size import longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals
 from scanner.find_geometry import FloatArray, side_lengths
@@ -179,17 +184,45 @@ def _filled(mask: Image) -> Image:
     return out
 
 
+@dataclass(frozen=True)
+class _Identified:
+    """A card identified by the finder (work pixels, the index corner it was read at first) and
+    the label of the visible card part (``work.split``) that index lies on: its own paper."""
+
+    quad: FloatArray
+    part: int
+
+
+def _part(points: FloatArray, labels: Image) -> int:
+    """The label of the card part (``labels`` of ``work.split``) most of ``points`` lie on; 0 on none."""
+    h, w = labels.shape[:2]
+    xs = np.clip(np.round(points[:, 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(np.intp), 0, h - 1)
+    found = labels[ys, xs]
+    found = found[found > 0]
+    return int(np.bincount(found).argmax()) if len(found) else 0
+
+
+def _index_points(quad: FloatArray) -> FloatArray:
+    """The sample points of the index box of the card ``quad`` (its index corner first)."""
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+    return np.asarray(quad[0] + _INDEX_GRID[:, :1] * across + _INDEX_GRID[:, 1:] * down, np.float64)
+
+
 def _worth_reading(
     proposal: CornerProposal,
     short: float,
     work: Work,
     cards: Image,
-    named: list[FloatArray],
+    named: list[_Identified],
     params: ScannerParams,
+    labels: Image | None = None,
 ) -> bool:
     """Whether the index box of the card at ``proposal`` lies inside the image, on card pixels
     (``cards``, work scale), holds print (``index_ink``), and has its centre outside every card
-    already identified (work pixels)."""
+    already identified (work pixels), or, given ``labels`` (of ``work.split``), inside one but
+    on another card part than the index that card was read at: a card lying on it (a hand
+    row's next card lies on the card before it, mostly inside its outline)."""
     quad = card_quad(proposal, short, params.find.card_aspect)
     across, down = quad[1] - quad[0], quad[3] - quad[0]
     pts = quad[0] + _INDEX_GRID[:, :1] * across + _INDEX_GRID[:, 1:] * down
@@ -207,7 +240,13 @@ def _worth_reading(
     if float(np.median(grey) - grey.min()) < params.covered.index_ink:
         return False
     centre = pts.mean(axis=0)
-    return not any(_inside(centre, q) for q in named)
+    inside = [n for n in named if _inside(centre, n.quad)]
+    if not inside:
+        return True
+    if labels is None:
+        return False
+    part = _part(pts, labels)
+    return part > 0 and all(n.part not in (0, part) for n in inside)
 
 
 def _fit_size(proposal: CornerProposal, short: float, work: Work, params: ScannerParams) -> FloatArray:
@@ -217,6 +256,53 @@ def _fit_size(proposal: CornerProposal, short: float, work: Work, params: Scanne
     stack = np.stack([card_quad(proposal, short * (1.0 + s), params.find.card_aspect) for s in steps])
     score = outline_shown(stack, work.edges) * on_cards(stack, work.union)
     return np.asarray(stack[int(np.argmax(score))])
+
+
+def _probe_size(
+    frame: Image,
+    work: Work,
+    cards: Image,
+    proposals: list[CornerProposal],
+    sizes: list[float],
+    templates: Templates,
+    params: ScannerParams,
+) -> tuple[float | None, list[_Named], set[int]]:
+    """The frame's card size chosen by the index: the corners with the longest arms whose index
+    box shows print at some of ``sizes`` (work pixels), up to ``size_probes`` of them and until
+    a size names ``size_votes`` of them, are read at each such size; the size that names most
+    of them (the best scored on a tie) is the frame's.  Returns that size (``None`` when no
+    size names a card), the cards named at it and the indices of the corners read."""
+    p = params.covered
+    aspect = params.find.card_aspect
+    arms = [q.length_across + q.length_down for q in proposals]
+    order = sorted(range(len(proposals)), key=lambda k: -arms[k])
+    count = [0] * len(sizes)
+    total = [0.0] * len(sizes)
+    readings: list[tuple[int, _Named]] = []
+    probed: set[int] = set()
+    reads = 0
+    for k in order:
+        if len(probed) >= p.size_probes or max(count) >= p.size_votes or reads >= p.size_reads:
+            break
+        proposal = proposals[k]
+        worth = [i for i, s in enumerate(sizes) if _worth_reading(proposal, s, work, cards, [], params)]
+        if not worth:
+            continue
+        probed.add(k)
+        for i in worth:
+            reads += 1
+            quad = card_quad(proposal, sizes[i], aspect) / work.scale
+            reading = read_corner(frame, quad, templates, params)
+            if reading.card is not None:
+                count[i] += 1
+                total[i] += reading.score
+                readings.append((i, _Named(quad, reading, proposal.point)))
+                break  # an index reads right within a few percent of its size: one size names it
+    if not any(count):
+        return None, [], probed
+    best = max(range(len(sizes)), key=lambda i: (count[i], total[i]))
+    log.debug("covered: sizes %s, named %s, chose %.1f", [round(s) for s in sizes], count, sizes[best])
+    return sizes[best], [n for i, n in readings if i == best], probed
 
 
 def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
@@ -279,9 +365,25 @@ def read_covered(
     proposals = corner_proposals(work, params.find, p, near)
     reads = 0
     named: list[_Named] = []
-    for proposal in proposals:
+    probed: set[int] = set()
+    labels: Image | None = None
+    own: list[_Identified] = []
+    if identified and p.over_identified:
+        labels = np.asarray(cv2.connectedComponents(work.split, connectivity=4)[1], np.int32)
+        own = [_Identified(q, _part(_index_points(q), labels)) for q in identified]
+    else:
+        own = [_Identified(q, 0) for q in identified]
+    if params.find.card_size_px is None and not identified and p.size_probes > 0:
+        sides = whole_sides(work.union, smallest, p)
+        edges = longest_edges(work, p)
+        sizes = size_candidates(shorts, sides, edges, params.find.card_aspect, p)
+        chosen, named, probed = _probe_size(frame, work, cards, proposals, sizes, templates, params)
+        shorts = shorts if chosen is None else [chosen]
+    for k, proposal in enumerate(proposals):
+        if k in probed:
+            continue
         for short in shorts:
-            if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, identified, params):
+            if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, own, params, labels):
                 continue
             reads += 1
             quad = card_quad(proposal, short, params.find.card_aspect)
@@ -304,7 +406,9 @@ def read_covered(
             continue  # an Oktris deck holds every card once
         # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
         there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
-        if any(_vetoes(ranked.get(id(out[k])), item.reading, apart[k], templates.deck, p) for k in there):
+        if any(
+            _vetoes(ranked.get(id(out[k])), out[k], item.reading, apart[k], templates.deck, p) for k in there
+        ):
             continue  # the identifier ranked another card first on (nearly) this outline
         detection = Detection(
             card=card,
@@ -318,13 +422,27 @@ def read_covered(
 
 
 def _vetoes(
-    rival: Card | None, reading: CornerReading, apart: float, deck: DeckKind, p: CoveredParams
+    rival: Card | None,
+    found: Detection,
+    reading: CornerReading,
+    apart: float,
+    deck: DeckKind,
+    p: CoveredParams,
 ) -> bool:
     """Whether the identifier's reading of a found card ``apart`` (``_apart``) from a card named
     from a corner vetoes that name: it ranked first another card on nearly the same outline
-    (``same_card``), and one of the deck (a card outside the deck, a king in an Oktris frame,
-    says the identifier read the card poorly, e.g. its other index corner under another card)."""
-    return rival is not None and rival != reading.card and apart <= p.same_card and in_deck(rival, deck)
+    (``same_card``), one of the deck (a card outside the deck, a king in an Oktris frame,
+    says the identifier read the card poorly, e.g. its other index corner under another card),
+    ahead of its own runner-up (``found``'s) by at least ``veto_lead`` (a first place by less
+    says no more than a tie)."""
+    lead = found.confidence - found.runner_up_confidence
+    return (
+        rival is not None
+        and rival != reading.card
+        and apart <= p.same_card
+        and in_deck(rival, deck)
+        and lead >= p.veto_lead
+    )
 
 
 def _as_quad(quad: FloatArray) -> Quad:

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
+from scanner.covered_size import size_candidates, whole_sides
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals
 from scanner.find_work import make_work
 from scanner.params import CoveredParams, FindParams, ScannerParams
 from scanner.scan import Scanner
 from scanner.scan_covered import read_corner, read_covered
 from scanner.scenes import Scene, SceneTruth, render
-from scanner.scenes_layout import fan, pile
+from scanner.scenes_layout import fan, hand_row, pile
 from scanner.templates import Templates
-from scanner.types import Detection, Image
+from scanner.types import Detection, Image, Quad
 from scorer.cards import DeckKind, parse_card
 
 CARD_PX = 190.0
@@ -162,6 +164,20 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(max_reads=3.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"covered\.search_px"):
         CoveredParams(search_px=99)
+    with pytest.raises(ValueError, match=r"covered\.size_probes must be an int"):
+        CoveredParams(size_probes=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.size_match"):
+        CoveredParams(size_match=0.9)
+    with pytest.raises(ValueError, match=r"covered\.side_angle"):
+        CoveredParams(side_angle=60.0)
+    with pytest.raises(ValueError, match=r"covered\.edge_steps"):
+        CoveredParams(edge_steps=())
+    with pytest.raises(ValueError, match=r"covered\.edge_steps"):
+        CoveredParams(edge_steps=(0.0, 2.0))
+    with pytest.raises(ValueError, match=r"covered\.veto_lead"):
+        CoveredParams(veto_lead=-0.1)
+    with pytest.raises(ValueError, match=r"covered\.over_identified"):
+        CoveredParams(over_identified=0)  # type: ignore[arg-type]
 
 
 def test_a_pile_read_from_corners_names_only_its_own_cards_where_they_lie(templates: Templates) -> None:
@@ -202,3 +218,144 @@ def test_only_a_rival_of_the_deck_ranked_first_on_the_same_outline_vetoes_a_corn
     outside = read_covered(image, work, [found], templates, p, [parse_card("KS", DeckKind.OKTRIS)])
     assert found not in outside
     assert target.card in [d.card for d in outside]
+
+
+def _card_mask(short: float, angle: float, centre: tuple[float, float], shape: tuple[int, int]) -> np.ndarray:
+    """A 0/255 mask of one card (short side ``short``, 63:88) turned ``angle`` degrees, its
+    corners rounded as a card's."""
+    box = ((centre[0], centre[1]), (short, short * 88.0 / 63.0), angle)
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(cv2.boxPoints(box)).astype(np.int32), 255)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc), np.uint8)
+
+
+def test_a_lone_cards_whole_sides_are_its_short_and_long_sides() -> None:
+    p = CoveredParams()
+    mask = _card_mask(50.0, 23.0, (120.0, 100.0), (200, 240))
+    sides = sorted(whole_sides(mask, 100.0, p))
+    assert len(sides) == 4
+    assert sides[:2] == pytest.approx([50.0, 50.0], rel=0.05)
+    assert sides[2:] == pytest.approx([50.0 * 88 / 63] * 2, rel=0.05)
+
+
+def test_two_overlapping_cards_show_only_their_own_sides_whole() -> None:
+    p = CoveredParams()
+    one = _card_mask(50.0, 0.0, (100.0, 100.0), (220, 260))
+    two = _card_mask(50.0, 0.0, (130.0, 125.0), (220, 260))
+    sides = whole_sides(cv2.bitwise_or(one, two), 100.0, p)
+    # the notches where one card's side meets the other are no card corners: no run between
+    # them is taken for a side, so every side counted is a short or a long side
+    assert sides
+    for side in sides:
+        assert min(abs(side - 50.0), abs(side - 50.0 * 88 / 63)) <= 0.05 * side, side
+
+
+def test_size_candidates_put_the_found_sizes_first_and_the_sides_most_agree_with_next() -> None:
+    p = CoveredParams()
+    aspect = 88.0 / 63.0
+    sides = [50.0, 50.0 * aspect, 51.0, 120.0]
+    sizes = size_candidates([30.0], sides, [], aspect, p)
+    assert sizes[0] == 30.0
+    assert sizes[1] == pytest.approx(50.33, abs=0.1)  # three sides agree with it
+    assert 120.0 / aspect in [pytest.approx(s) for s in sizes] or 120.0 in [pytest.approx(s) for s in sizes]
+    # a size within size_match of one listed is not listed again (a side of 50 is a short side
+    # of 50, or a long side of a card 50 / aspect wide); edges give long sides
+    assert size_candidates([49.0], [50.0], [], aspect, p) == [49.0, pytest.approx(50.0 / aspect)]
+    one = replace(p, edge_steps=(0.0,))
+    assert size_candidates([], [], [70.0], aspect, one) == [pytest.approx(70.0 / aspect)]
+    # an edge is mostly part of a side: it is tried lengthened by each step too
+    stepped = replace(p, edge_steps=(0.0, 0.1))
+    assert size_candidates([], [], [70.0], aspect, stepped) == [
+        pytest.approx(70.0 / aspect),
+        pytest.approx(77.0 / aspect),
+    ]
+    assert (
+        len(size_candidates([10.0, 20.0, 40.0], sides, [90.0, 99.0], aspect, replace(p, size_candidates=3)))
+        == 3
+    )
+
+
+def test_covered_cards_are_named_at_the_size_their_index_reads_when_the_outlines_found_are_too_small(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, truth = fanned
+    # outlines found at half the card's size (as a frame printed on a face), none identified
+    shrunk = []
+    for c in truth.cards:
+        quad = np.asarray(c.corners, np.float64)
+        centre = quad.mean(axis=0)
+        corners = centre + 0.5 * (quad - centre)
+        shrunk.append(Detection(card=None, confidence=0.3, corners=_quad(corners), top=False))
+    p = ScannerParams()
+    work = make_work(image, p.find)
+    fixed = replace(p, covered=replace(p.covered, size_probes=0))
+    at_found = [d.card for d in read_covered(image, work, shrunk, templates, fixed) if d.card is not None]
+    named = [d for d in read_covered(image, work, shrunk, templates, p) if d.card is not None]
+    assert len(named) >= len(truth.cards) - 1 > len(at_found)
+    short = CARD_PX * 63.0 / 88.0
+    for d in named:
+        match = [c for c in truth.cards if c.card == d.card]
+        assert match, d.card
+        found = np.asarray(d.corners, np.float64)
+        gap = min(
+            float(np.hypot(*(np.roll(found, k, axis=0) - np.asarray(match[0].corners)).T).mean())
+            for k in range(4)
+        )
+        assert gap < 0.25 * short, (d.card, gap)
+
+
+def _quad(corners: np.ndarray) -> Quad:
+    (a, b, c, d) = ((float(x), float(y)) for x, y in corners)
+    return (a, b, c, d)
+
+
+def test_a_card_lying_on_a_card_identified_is_read_inside_its_outline(templates: Templates) -> None:
+    # (a row whose second card's index corner is proposed and cut from the first card by a fine
+    # edge; where the edge does not close the two show as one card part, and it is not read)
+    rng = np.random.default_rng(4)
+    cards = [parse_card(label, DeckKind.OKTRIS) for label in ("5C", "2H", "7S", "3D")]
+    placed = hand_row(cards, 1, 4, (1280, 720), CARD_PX, rng)
+    image, truth = render(Scene(cards=placed, card_px=CARD_PX), rng)
+    first, second = truth.cards[0], truth.cards[1]
+    # the first card of the row identified (its whole outline, index corner first); the next
+    # card lies on it, its index inside that outline
+    known = Detection(card=first.card, confidence=0.9, corners=first.corners, top=False)
+    quad = np.asarray(second.corners, np.float64)
+    index = quad[0] + 0.1 * (quad[1] - quad[0]) + 0.12 * (quad[3] - quad[0])
+    outline = np.asarray(first.corners, np.float32).reshape(-1, 1, 2)
+    assert cv2.pointPolygonTest(outline, (float(index[0]), float(index[1])), False) > 0
+    p = _calibrated()
+    work = make_work(image, p.find)
+    named = [d.card for d in read_covered(image, work, [known], templates, p) if d.card is not None]
+    off = replace(p, covered=replace(p.covered, over_identified=False))
+    named_off = [d.card for d in read_covered(image, work, [known], templates, off) if d.card is not None]
+    assert second.card in named
+    assert second.card not in named_off
+    assert all(c in cards for c in named)
+
+
+def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, _ = fanned
+    p = _calibrated()
+    work = make_work(image, p.find)
+    named = [d for d in read_covered(image, work, [], templates, p) if d.card is not None]
+    target = named[0]
+    assert target.card is not None
+    other = next(c for c in ("2S", "3D", "6C") if parse_card(c, DeckKind.OKTRIS) != target.card)
+    rival = parse_card(other, DeckKind.OKTRIS)
+    # the identifier's first card barely ahead of its runner-up: a tie, no veto
+    tied = Detection(
+        card=None,
+        confidence=0.62,
+        corners=target.corners,
+        top=False,
+        runner_up=None,
+        runner_up_confidence=0.61,
+    )
+    assert target.card in [d.card for d in read_covered(image, work, [tied], templates, p, [rival])]
+    # the same lead vetoes when the veto asks for none
+    strict = replace(p, covered=replace(p.covered, veto_lead=0.0))
+    assert target.card not in [d.card for d in read_covered(image, work, [tied], templates, strict, [rival])]
