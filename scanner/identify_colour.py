@@ -28,10 +28,14 @@ def redness(bgr: Image, params: IdentifyParams) -> float:
     """
     if bgr.ndim != 3 or bgr.size == 0:
         return 0.0
-    pixels = bgr.reshape(-1, 3).astype(np.float32)
-    lightness = pixels.sum(axis=1)
+    pixels = bgr.reshape(-1, 3)
+    # the channel sums in 16 bits, then as float32 (exact): the same ordering values, so the
+    # same darkest pixels, without converting every pixel to float
+    summed = np.add(pixels[:, 0], pixels[:, 1], dtype=np.uint16)
+    summed += pixels[:, 2]
+    lightness = summed.astype(np.float32)
     count = max(1, round(params.ink_quantile * len(lightness)))
-    ink = pixels[np.argpartition(lightness, count - 1)[:count]]
+    ink = pixels[np.argpartition(lightness, count - 1)[:count]].astype(np.float32)
     red = ink[:, 2] - np.maximum(ink[:, 0], ink[:, 1])
     return float(np.clip(red.mean() / 255.0, 0.0, 1.0))
 
