@@ -252,12 +252,25 @@ def _prepare(templates: Templates, params: IdentifyParams, corner: bool) -> _Pre
 
 
 def _windows(card: Image, area: Region, pad: int) -> list[Image]:
-    """The area with ``pad`` pixels around it, in the card as warped and turned half round."""
-    padded = np.asarray(cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_REPLICATE), dtype=np.uint8)
-    upright = padded[area.y0 : area.y1 + 2 * pad, area.x0 : area.x1 + 2 * pad]
-    x0, y0 = CARD_WIDTH - area.x1, CARD_HEIGHT - area.y1
-    turned = padded[y0 : y0 + area.height + 2 * pad, x0 : x0 + area.width + 2 * pad]
+    """The area with ``pad`` pixels around it, in the card as warped and turned half round
+    (beyond the card's edge, its edge pixels repeated)."""
+    upright = _padded_crop(card, area.x0 - pad, area.y0 - pad, area.x1 + pad, area.y1 + pad)
+    x0, y0 = CARD_WIDTH - area.x1 - pad, CARD_HEIGHT - area.y1 - pad
+    turned = _padded_crop(card, x0, y0, x0 + area.width + 2 * pad, y0 + area.height + 2 * pad)
     return [upright, np.asarray(cv2.rotate(turned, cv2.ROTATE_180), dtype=np.uint8)]
+
+
+def _padded_crop(card: Image, x0: int, y0: int, x1: int, y1: int) -> Image:
+    """``card[y0:y1, x0:x1]`` where the box may reach beyond the card: the part outside repeats
+    the card's edge pixels (as ``cv2.BORDER_REPLICATE``), without padding the whole card."""
+    h, w = card.shape[:2]
+    inner = card[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+    top, left = max(0, -y0), max(0, -x0)
+    bottom, right = max(0, y1 - h), max(0, x1 - w)
+    if top == left == bottom == right == 0:
+        return inner
+    padded = cv2.copyMakeBorder(inner, top, bottom, left, right, cv2.BORDER_REPLICATE)
+    return np.asarray(padded, dtype=np.uint8)
 
 
 def _shifted(grey: Image, level: _Level) -> FloatArray:
