@@ -42,7 +42,12 @@ def redness(bgr: Image, params: IdentifyParams) -> float:
 
 def chroma(image: Image) -> float:
     """Mean colourfulness (largest minus smallest channel) of a BGR card, on every 4th pixel."""
-    b, g, r = cv2.split(np.ascontiguousarray(image[::4, ::4]))
+    return sample_chroma(image[::4, ::4])
+
+
+def sample_chroma(sample: Image) -> float:
+    """Mean colourfulness (largest minus smallest channel) of the BGR pixels ``sample``."""
+    b, g, r = cv2.split(np.ascontiguousarray(sample))
     spread = cv2.absdiff(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     return float(cv2.mean(spread)[0])
 
@@ -55,4 +60,4 @@ def is_black(card: Card, image: Image, area: Region, params: IdentifyParams) -> 
     return redness(image[area.y0 : area.y1, area.x0 : area.x1], params) <= params.red_ink
 
 
-__all__ = ["chroma", "grey", "is_black", "redness"]
+__all__ = ["chroma", "grey", "is_black", "redness", "sample_chroma"]

@@ -36,8 +36,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scanner.identify_colour import chroma, grey, is_black, redness
+from scanner.identify_colour import grey, is_black, redness, sample_chroma
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
+from scanner.identify_view import CardView, card_box, card_sample
 from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import Card, DeckKind
@@ -251,26 +252,13 @@ def _prepare(templates: Templates, params: IdentifyParams, corner: bool) -> _Pre
     return prepared
 
 
-def _windows(card: Image, area: Region, pad: int) -> list[Image]:
+def _windows(card: Image | CardView, area: Region, pad: int) -> list[Image]:
     """The area with ``pad`` pixels around it, in the card as warped and turned half round
     (beyond the card's edge, its edge pixels repeated)."""
-    upright = _padded_crop(card, area.x0 - pad, area.y0 - pad, area.x1 + pad, area.y1 + pad)
+    upright = card_box(card, area.x0 - pad, area.y0 - pad, area.x1 + pad, area.y1 + pad)
     x0, y0 = CARD_WIDTH - area.x1 - pad, CARD_HEIGHT - area.y1 - pad
-    turned = _padded_crop(card, x0, y0, x0 + area.width + 2 * pad, y0 + area.height + 2 * pad)
+    turned = card_box(card, x0, y0, x0 + area.width + 2 * pad, y0 + area.height + 2 * pad)
     return [upright, np.asarray(cv2.rotate(turned, cv2.ROTATE_180), dtype=np.uint8)]
-
-
-def _padded_crop(card: Image, x0: int, y0: int, x1: int, y1: int) -> Image:
-    """``card[y0:y1, x0:x1]`` where the box may reach beyond the card: the part outside repeats
-    the card's edge pixels (as ``cv2.BORDER_REPLICATE``), without padding the whole card."""
-    h, w = card.shape[:2]
-    inner = card[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
-    top, left = max(0, -y0), max(0, -x0)
-    bottom, right = max(0, y1 - h), max(0, x1 - w)
-    if top == left == bottom == right == 0:
-        return inner
-    padded = cv2.copyMakeBorder(inner, top, bottom, left, right, cv2.BORDER_REPLICATE)
-    return np.asarray(padded, dtype=np.uint8)
 
 
 def _shifted(grey: Image, level: _Level) -> FloatArray:
@@ -379,13 +367,14 @@ def agree(reading: IndexReading, best: int, params: IdentifyParams) -> bool:
 
 
 def read_index(
-    image: Image,
+    image: Image | CardView,
     templates: Templates,
     params: IdentifyParams,
     corner: bool = False,
     upright_only: bool = False,
 ) -> IndexReading:
-    """Score every card of ``templates`` on the index (centre) of the canonical card ``image``.
+    """Score every card of ``templates`` on the index (centre) of the canonical card ``image``
+    (an image, or a ``CardView`` warped only where it is read).
 
     With ``corner`` an Octoplus card is read from its corner index (label above mark, at
     the standard index regions) instead of its centre; a standard card always is.  With
@@ -402,7 +391,7 @@ def read_index(
     greys = [grey(window) for window in views]
     # per view, the rows that lose colour_penalty: black cards on red ink; in a colour
     # photo (a grey one shows red ink grey) red cards on black ink
-    in_colour = image.ndim == 3 and chroma(image) >= p.colour_present
+    in_colour = image.ndim == 3 and sample_chroma(card_sample(image)) >= p.colour_present
     penalised: list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]] = []
     for window in views:
         x0, y0, x1, y1 = prepared.ink_box

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.find import FoundCard, find_cards, warp_card
+from scanner.find import FoundCard, find_cards
 from scanner.find_work import make_work
 from scanner.identify import Identification, identify
+from scanner.identify_view import CardView
 from scanner.params import ScannerParams
 from scanner.scan_covered import read_covered
 from scanner.templates import TemplateError, Templates
@@ -157,8 +158,9 @@ class Scanner:
         without templates)."""
         if self.templates is None:
             return Detection(card=None, confidence=0.0, corners=card.corners, top=card.top), None
-        warped = warp_card(frame, card.corners, self.params.find)
-        ident: Identification = identify(warped, self.templates, self.params.identify)
+        # warped only where it is read: the index windows, unless the face is needed
+        view = CardView(frame, card.corners, self.params.find)
+        ident: Identification = identify(view, self.templates, self.params.identify)
         corners = _turned(card.corners) if ident.turned else card.corners
         detection = Detection(
             card=ident.card,
