@@ -281,10 +281,22 @@ def _part_scores(
     out = []
     for part in level.parts:
         x0, y0, x1, y1 = part.box
-        patches = _normalise_rows(placements[..., y0:y1, x0:x1].reshape(-1, (y1 - y0) * (x1 - x0)))
+        patches = placements[..., y0:y1, x0:x1].reshape(-1, (y1 - y0) * (x1 - x0))
         matrix = part.matrix if rows is None else part.matrix[rows]
-        out.append(_products(matrix, patches))
+        # the template rows are zero-mean: a patch's mean adds nothing to the product, so the
+        # raw patches are multiplied and each column divided by its patch's centred norm
+        out.append(_products(matrix, patches) * _inverse_norms(patches))
     return out
+
+
+def _inverse_norms(patches: FloatArray) -> FloatArray:
+    """One over the Euclidean norm of each row of ``patches`` less its mean (at most 1e6), as a
+    row vector: the root of ``sum(x^2) - sum(x)^2 / n``, the sums taken in one pass each and
+    combined in float64 (the rows are high-passed: their means are small, nothing cancels)."""
+    total = np.einsum("ij->i", patches).astype(np.float64)
+    squares = np.einsum("ij,ij->i", patches, patches).astype(np.float64)
+    centred = np.maximum(squares - total * total / patches.shape[1], 0.0)
+    return np.asarray(1.0 / np.maximum(np.sqrt(centred), 1e-6), dtype=np.float32)[None, :]
 
 
 _SINGLE_THREAD_PRODUCT = 200_000
