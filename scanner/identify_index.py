@@ -266,23 +266,26 @@ def _shifted(grey: Image, level: _Level) -> FloatArray:
     h, w = level.shape
     size = (w + 2 * level.shift, h + 2 * level.shift)
     small = _smooth(grey, size, level.blur, level.highpass)
-    # sliding_window_view(small, (h, w)), built directly (its argument checks cost more than the view)
+    # sliding_window_view(small, (h, w)), built directly on the buffer of ``small`` (a new
+    # array of its own: the argument checks of sliding_window_view and as_strided cost more
+    # than the view)
     shape = (small.shape[0] - h + 1, small.shape[1] - w + 1, h, w)
-    view: FloatArray = np.lib.stride_tricks.as_strided(
-        small, shape=shape, strides=small.strides * 2, writeable=False
-    )
+    small = np.ascontiguousarray(small)
+    view: FloatArray = np.ndarray(shape, small.dtype, buffer=small, strides=small.strides * 2)
+    view.flags.writeable = False
     return view
 
 
 def _part_scores(
-    placements: FloatArray, level: _Level, rows: npt.NDArray[np.intp] | None = None
+    placements: FloatArray, level: _Level, matrices: list[FloatArray] | None = None
 ) -> list[FloatArray]:
-    """Per part: correlation of every template row (or of ``rows``) with every placement (columns)."""
+    """Per part: correlation of every template row (or of each part's rows ``matrices``, chosen
+    from its matrix) with every placement (columns)."""
     out = []
-    for part in level.parts:
+    for k, part in enumerate(level.parts):
         x0, y0, x1, y1 = part.box
         patches = placements[..., y0:y1, x0:x1].reshape(-1, (y1 - y0) * (x1 - x0))
-        matrix = part.matrix if rows is None else part.matrix[rows]
+        matrix = part.matrix if matrices is None else matrices[k]
         # the template rows are zero-mean: a patch's mean adds nothing to the product, so the
         # raw patches are multiplied and each column divided by its patch's centred norm
         out.append(_products(matrix, patches) * _inverse_norms(patches))
@@ -294,9 +297,12 @@ def _inverse_norms(patches: FloatArray) -> FloatArray:
     row vector: the root of ``sum(x^2) - sum(x)^2 / n``, the sums taken in one pass each and
     combined in float64 (the rows are high-passed: their means are small, nothing cancels)."""
     total = np.einsum("ij->i", patches).astype(np.float64)
-    squares = np.einsum("ij,ij->i", patches, patches).astype(np.float64)
-    centred = np.maximum(squares - total * total / patches.shape[1], 0.0)
-    return np.asarray(1.0 / np.maximum(np.sqrt(centred), 1e-6), dtype=np.float32)[None, :]
+    norms = np.einsum("ij,ij->i", patches, patches).astype(np.float64)
+    norms -= total * total / patches.shape[1]
+    np.maximum(norms, 0.0, out=norms)
+    np.sqrt(norms, out=norms)
+    np.maximum(norms, 1e-6, out=norms)
+    return np.asarray(np.reciprocal(norms), dtype=np.float32)[None, :]
 
 
 _SINGLE_THREAD_PRODUCT = 200_000
@@ -419,11 +425,12 @@ def read_index(
     for (scores, _), (_, coarse_rows) in zip(located, penalised, strict=True):
         coarse_best = np.maximum(coarse_best, scores - p.colour_penalty * coarse_rows)
     rows = _shortlist(coarse_best, prepared, p.shortlist)
+    matrices = [part.matrix[rows] for part in prepared.fine.parts]  # the same rows for both views
     view_scores = []
     view_parts = []
     for view, (_, place), (fine_rows, _) in zip(greys, located, penalised, strict=True):
         placements = _placements_near(view, place, prepared, p)
-        parts = _part_scores(placements, prepared.fine, rows)
+        parts = _part_scores(placements, prepared.fine, matrices)
         total = prepared.fine.parts[0].weight * parts[0]
         for part, scores in zip(prepared.fine.parts[1:], parts[1:], strict=True):
             total = total + part.weight * scores
