@@ -54,7 +54,7 @@ from scanner.find_work import Faint, Work, make_faint, make_work
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 
-__all__ = ["FoundCard", "find_cards", "order_corners", "warp_card", "warp_card_box"]
+__all__ = ["FoundCard", "card_matrix", "find_cards", "order_corners", "warp_card", "warp_card_box"]
 
 log = logging.getLogger(__name__)
 
@@ -502,7 +502,7 @@ def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:
         ValueError: ``corners`` is not four finite points.
     """
     w, h = params.card_width, params.card_height
-    matrix = _card_matrix(corners, params)
+    matrix = card_matrix(corners, params)
     warped = cv2.warpPerspective(
         image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
@@ -511,7 +511,7 @@ def warp_card(image: Image, corners: Quad, params: FindParams) -> Image:
     return np.asarray(warped, dtype=np.uint8)
 
 
-def _card_matrix(corners: Quad, params: FindParams) -> np.ndarray:
+def card_matrix(corners: Quad, params: FindParams) -> np.ndarray:
     """The perspective matrix from frame pixels to the portrait card's pixels.
 
     Raises:
@@ -526,12 +526,18 @@ def _card_matrix(corners: Quad, params: FindParams) -> np.ndarray:
 
 
 def warp_card_box(
-    image: Image, corners: Quad, params: FindParams, box: tuple[int, int, int, int], step: int = 1
+    image: Image,
+    corners: Quad,
+    params: FindParams,
+    box: tuple[int, int, int, int],
+    step: int = 1,
+    matrix: np.ndarray | None = None,
 ) -> Image:
     """The pixels ``[y0:y1:step, x0:x1:step]`` of the portrait card ``warp_card`` cuts out
     (``box`` = ``(x0, y0, x1, y1)``, inside the card), warped on their own: a few parts of a
     card cost a fraction of the whole.  The values equal the whole card's up to the rounding of
     the sampling position (a step of one grey level at a few pixels in ten thousand).
+    ``matrix`` is ``card_matrix(corners, params)`` when the caller has it already.
 
     Raises:
         ValueError: ``corners`` is not four finite points, ``params.mirrored`` is set (the
@@ -551,7 +557,7 @@ def warp_card_box(
     size = ((x1 - x0 + step - 1) // step, (y1 - y0 + step - 1) // step)
     warped = cv2.warpPerspective(
         image,
-        shift @ _card_matrix(corners, params),
+        shift @ (card_matrix(corners, params) if matrix is None else matrix),
         size,
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scanner.find import warp_card, warp_card_box
+from scanner.find import card_matrix, warp_card, warp_card_box
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 
@@ -38,6 +38,7 @@ class CardView:
         self.corners = corners
         self.params = params
         self._whole: Image | None = None
+        self._matrix: np.ndarray | None = None
         channels = frame.shape[2:] if frame.ndim == 3 else ()
         self.shape: tuple[int, ...] = (params.card_height, params.card_width, *channels)
         self.ndim = frame.ndim
@@ -55,7 +56,7 @@ class CardView:
             return padded_crop(self.whole(), x0, y0, x1, y1)
         h, w = self.shape[:2]
         inner = (max(0, x0), max(0, y0), min(w, x1), min(h, y1))
-        part = warp_card_box(self.frame, self.corners, self.params, inner)
+        part = warp_card_box(self.frame, self.corners, self.params, inner, matrix=self._card_matrix())
         return _pad(part, max(0, -y0), max(0, y1 - h), max(0, -x0), max(0, x1 - w))
 
     def sample(self) -> Image:
@@ -63,7 +64,14 @@ class CardView:
         if self._whole is not None or self.params.mirrored:
             return self.whole()[::SAMPLE_STEP, ::SAMPLE_STEP]
         h, w = self.shape[:2]
-        return warp_card_box(self.frame, self.corners, self.params, (0, 0, w, h), SAMPLE_STEP)
+        box = (0, 0, w, h)
+        return warp_card_box(self.frame, self.corners, self.params, box, SAMPLE_STEP, self._card_matrix())
+
+    def _card_matrix(self) -> np.ndarray:
+        """The frame-to-card perspective matrix, computed once."""
+        if self._matrix is None:
+            self._matrix = card_matrix(self.corners, self.params)
+        return self._matrix
 
 
 def whole(card: Image | CardView) -> Image:
