@@ -408,15 +408,22 @@ def read_index(
     views = _windows(image, prepared.area, p.search_px)[: 1 if upright_only else 2]
     greys = [grey(window) for window in views]
     # per view, the rows that lose colour_penalty: black cards on red ink; in a colour
-    # photo (a grey one shows red ink grey) red cards on black ink
-    in_colour = image.ndim == 3 and sample_chroma(card_sample(image)) >= p.colour_present
+    # photo (a grey one shows red ink grey) red cards on black ink; whether the photo is in
+    # colour is judged only when a view's ink is black (a card view then warps its sample)
+    colour: list[bool] = []
+
+    def in_colour() -> bool:
+        if not colour:
+            colour.append(image.ndim == 3 and sample_chroma(card_sample(image)) >= p.colour_present)
+        return colour[0]
+
     penalised: list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]] = []
     for window in views:
         x0, y0, x1, y1 = prepared.ink_box
         red = redness(_small(window[y0:y1, x0:x1], prepared), p) if image.ndim == 3 else 0.0
         if p.colour_penalty > 0 and red > p.red_ink:
             penalised.append((prepared.black, prepared.coarse_black))
-        elif p.colour_penalty > 0 and in_colour and red < p.black_ink:
+        elif p.colour_penalty > 0 and red < p.black_ink and in_colour():
             penalised.append((~prepared.black, ~prepared.coarse_black))
         else:
             penalised.append((np.zeros_like(prepared.black), np.zeros_like(prepared.coarse_black)))
