@@ -40,9 +40,13 @@ def redness(bgr: Image, params: IdentifyParams) -> float:
     return float(np.clip(red.mean() / 255.0, 0.0, 1.0))
 
 
+CHROMA_STEP = 4
+"""``chroma`` looks at every 4th pixel of every 4th row."""
+
+
 def chroma(image: Image) -> float:
     """Mean colourfulness (largest minus smallest channel) of a BGR card, on every 4th pixel."""
-    return sample_chroma(image[::4, ::4])
+    return sample_chroma(image[::CHROMA_STEP, ::CHROMA_STEP])
 
 
 def sample_chroma(sample: Image) -> float:
@@ -60,4 +64,4 @@ def is_black(card: Card, image: Image, area: Region, params: IdentifyParams) -> 
     return redness(image[area.y0 : area.y1, area.x0 : area.x1], params) <= params.red_ink
 
 
-__all__ = ["chroma", "grey", "is_black", "redness", "sample_chroma"]
+__all__ = ["CHROMA_STEP", "chroma", "grey", "is_black", "redness", "sample_chroma"]

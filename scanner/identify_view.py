@@ -19,11 +19,12 @@ import cv2
 import numpy as np
 
 from scanner.find import card_matrix, warp_card, warp_card_box
+from scanner.identify_colour import CHROMA_STEP
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 
-SAMPLE_STEP = 4
-"""The spacing of the sample ``card_sample`` gives (every 4th pixel of every 4th row)."""
+SAMPLE_STEP = CHROMA_STEP
+"""The spacing of the sample ``card_sample`` gives: the pixels the colour test looks at."""
 
 
 class CardView:

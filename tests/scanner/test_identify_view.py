@@ -111,3 +111,17 @@ def test_a_view_of_a_card_of_another_size_is_refused() -> None:
     view = CardView(image, corners, replace(PARAMS, card_width=150, card_height=210))
     with pytest.raises(IdentifyInputError, match="got shape"):
         identify(view, Templates.builtin(deck))
+
+
+def test_a_view_of_a_grey_frame_names_the_same_cards_as_its_whole_warp() -> None:
+    templates = {deck: Templates.builtin(deck) for deck in DeckKind}
+    named = 0
+    for image, corners, deck, _ in fixture_cards(8):
+        frame = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+        view = CardView(frame, corners, PARAMS)
+        assert view.shape == (280, 200)
+        assert card_sample(view).ndim == 2
+        by_view = identify(view, templates[deck])
+        assert by_view.card == identify(warp_card(frame, corners, PARAMS), templates[deck]).card
+        named += by_view.card is not None
+    assert named >= 4
