@@ -1,8 +1,9 @@
 """The scanner facade: one call turns a camera frame into typed card detections.
 
 ``Scanner(deck).scan(image)`` validates the frame, finds every card
-(``scanner.find``), warps each to a portrait card, identifies it against the
-deck's templates (``scanner.identify``), names the covered cards that show an
+(``scanner.find``), identifies each against the deck's templates
+(``scanner.identify``) as a portrait card warped only where it is read
+(``scanner.identify_view``), names the covered cards that show an
 index corner (``scanner.scan_covered``) and returns a ``ScanResult``.
 
 For a long-running loop, ``Scanner.scan_or_empty`` never raises on a bad frame:
