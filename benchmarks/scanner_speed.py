@@ -9,7 +9,8 @@ warm-up; the figures are medians over all scans of the whole pipeline (find and
 identify every card, ``Scanner.scan``), of finding alone (``find_cards``) and of the
 finder's fixed cost per frame, its work image (``make_work``: scaling, Lab, table
 estimate, edges), and per card found, the medians of cutting it out (``warp_card``)
-and of identifying it (``identify``).
+and of identifying it (``identify``), and of identifying its ``CardView`` (the card warped
+only where it is read, as the scan does: cutting and identifying together).
 OpenCV runs on one thread (``cv2.setNumThreads(1)``).
 
 With ``--against REV`` the scanner of git revision ``REV`` (its ``scanner`` folder,
@@ -41,6 +42,7 @@ import numpy as np
 from scanner.find import find_cards, warp_card
 from scanner.find_work import make_work
 from scanner.identify import identify
+from scanner.identify_view import CardView
 from scanner.scan import Scanner
 from scanner.scenes import Camera, PlacedCard, Scene, render
 from scorer.cards import DeckKind, oktris_deck
@@ -81,14 +83,16 @@ def _median_ms(fn: object, images: list[np.ndarray], repeat: int) -> float:
     return statistics.median(times)
 
 
-def _per_card_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> tuple[float, float]:
-    """Median milliseconds per card found of warping it and of identifying it."""
+def _per_card_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> tuple[float, float, float]:
+    """Median milliseconds per card found of warping it whole, of identifying the whole card, and
+    of identifying its ``CardView`` (warped only where it is read, as ``Scanner.scan`` does)."""
     params = scanner.params
     cards = [(image, card.corners) for image in images for card in find_cards(image, params.find)]
     warps: list[float] = []
     idents: list[float] = []
+    views: list[float] = []
     if scanner.templates is None or not cards:
-        return float("nan"), float("nan")
+        return float("nan"), float("nan"), float("nan")
     for _ in range(repeat):
         for image, corners in cards:
             start = time.perf_counter()
@@ -96,9 +100,12 @@ def _per_card_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> tup
             middle = time.perf_counter()
             identify(warped, scanner.templates, params.identify)
             end = time.perf_counter()
+            identify(CardView(image, corners, params.find), scanner.templates, params.identify)
+            viewed = time.perf_counter()
             warps.append((middle - start) * 1000.0)
             idents.append((end - middle) * 1000.0)
-    return statistics.median(warps), statistics.median(idents)
+            views.append((viewed - end) * 1000.0)
+    return statistics.median(warps), statistics.median(idents), statistics.median(views)
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -190,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at start: {load:.1f}")
     print(
         f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8} {'work ms':>8}"
-        f" {'warp/card':>10} {'ident/card':>10}"
+        f" {'warp/card':>10} {'ident/card':>10} {'view/card':>10}"
     )
     for count in COUNTS:
         images = frames(count, seed=count)
@@ -198,10 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         scan_ms = _median_ms(scanner.scan, images, args.repeat)
         find_ms = _median_ms(lambda image: find_cards(image, params), images, args.repeat)
         work_ms = _median_ms(lambda image: make_work(image, params), images, args.repeat)
-        warp_ms, ident_ms = _per_card_ms(scanner, images, args.repeat)
+        warp_ms, ident_ms, view_ms = _per_card_ms(scanner, images, args.repeat)
         print(
             f"{count:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f} {work_ms:>8.2f}"
-            f" {warp_ms:>10.2f} {ident_ms:>10.2f}"
+            f" {warp_ms:>10.2f} {ident_ms:>10.2f} {view_ms:>10.2f}"
         )
     return 0
 

@@ -86,6 +86,7 @@ from scanner.identify_face import FaceReading, read_face
 from scanner.identify_index import IndexReading, agree, read_index
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.identify_suit import symbol_lead, twin_lead
+from scanner.identify_view import CardView, whole
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
 from scorer.cards import Card, DeckKind, StdCard, Suit
@@ -127,12 +128,19 @@ class Identification:
         return self.confidence - self.runner_up_confidence
 
 
-def check_card_image(card_image: object) -> Image:
-    """Return ``card_image`` if it is a canonical warped card.
+def check_card_image(card_image: object) -> Image | CardView:
+    """Return ``card_image`` if it is a canonical warped card (or a ``CardView`` of one).
 
     Raises:
-        IdentifyInputError: not a uint8 array of 280 x 200 (grey) or 280 x 200 x 3 (BGR).
+        IdentifyInputError: not a uint8 array of 280 x 200 (grey) or 280 x 200 x 3 (BGR), nor
+            a ``CardView`` of that shape.
     """
+    if isinstance(card_image, CardView):
+        if card_image.shape not in ((CARD_HEIGHT, CARD_WIDTH), (CARD_HEIGHT, CARD_WIDTH, 3)):
+            raise IdentifyInputError(
+                f"a card view must be of a {CARD_WIDTH}x{CARD_HEIGHT} card, got shape {card_image.shape}"
+            )
+        return card_image
     if not isinstance(card_image, np.ndarray):
         raise IdentifyInputError(f"a card image must be a numpy array, got {type(card_image).__name__}")
     if card_image.dtype != np.uint8:
@@ -145,8 +153,11 @@ def check_card_image(card_image: object) -> Image:
     return card_image
 
 
-def identify(card_image: Image, templates: Templates, params: IdentifyParams | None = None) -> Identification:
-    """Identify one canonical warped card against ``templates``.
+def identify(
+    card_image: Image | CardView, templates: Templates, params: IdentifyParams | None = None
+) -> Identification:
+    """Identify one canonical warped card against ``templates`` (an image, or a ``CardView``
+    of a found card, warped only where it is read).
 
     Returns the best card when it passes the checks the module docstring lists
     (score, parts, lead over the runner-up or two agreeing corners, deck), else
@@ -154,7 +165,8 @@ def identify(card_image: Image, templates: Templates, params: IdentifyParams | N
     still in ``candidate``).
 
     Raises:
-        IdentifyInputError: ``card_image`` is not a 200x280 uint8 image (grey or BGR).
+        IdentifyInputError: ``card_image`` is not a 200x280 uint8 image (grey or BGR), nor a
+            view of one.
     """
     image = check_card_image(card_image)
     p = params if params is not None else IdentifyParams()
@@ -239,7 +251,7 @@ def _suit_colour(card: Card) -> bool | None:
 
 
 def _spade_or_club(
-    image: Image,
+    image: Image | CardView,
     templates: Templates,
     p: IdentifyParams,
     answer: Identification,
@@ -267,10 +279,10 @@ def _spade_or_club(
     ):
         return answer
     if not faces:
-        faces.append(read_face(image, templates, p))
+        faces.append(read_face(whole(image), templates, p))
     if float(faces[0].scores[best]) < max(p.rank_face_score, p.agree_face_score):
         return answer
-    found = symbol_lead(image, spades[0], clubs[0], templates, p)
+    found = symbol_lead(whole(image), spades[0], clubs[0], templates, p)
     if found is None or found[1] < p.suit_fit:
         return answer
     lead = found[0]
@@ -314,7 +326,7 @@ def _among_best(reading: IndexReading, card: Card, count: int) -> bool:
 
 
 def _decide(
-    image: Image,
+    image: Image | CardView,
     templates: Templates,
     p: IdentifyParams,
     faces: list[FaceReading],
@@ -336,7 +348,7 @@ def _decide(
     accepted = best_score >= p.min_score and clear and min(part_scores) >= p.min_part_score
     by_face = False
     if not accepted and not faces:
-        faces.append(read_face(image, templates, p))
+        faces.append(read_face(whole(image), templates, p))
     face = None if accepted else faces[0]
     if face is not None:
         # the whole face and the index agree on a card the face shows well

@@ -28,17 +28,30 @@ def redness(bgr: Image, params: IdentifyParams) -> float:
     """
     if bgr.ndim != 3 or bgr.size == 0:
         return 0.0
-    pixels = bgr.reshape(-1, 3).astype(np.float32)
-    lightness = pixels.sum(axis=1)
+    pixels = bgr.reshape(-1, 3)
+    # the channel sums in 16 bits, then as float32 (exact): the same ordering values, so the
+    # same darkest pixels, without converting every pixel to float
+    summed = np.add(pixels[:, 0], pixels[:, 1], dtype=np.uint16)
+    summed += pixels[:, 2]
+    lightness = summed.astype(np.float32)
     count = max(1, round(params.ink_quantile * len(lightness)))
-    ink = pixels[np.argpartition(lightness, count - 1)[:count]]
+    ink = pixels[np.argpartition(lightness, count - 1)[:count]].astype(np.float32)
     red = ink[:, 2] - np.maximum(ink[:, 0], ink[:, 1])
     return float(np.clip(red.mean() / 255.0, 0.0, 1.0))
 
 
+CHROMA_STEP = 4
+"""``chroma`` looks at every 4th pixel of every 4th row."""
+
+
 def chroma(image: Image) -> float:
     """Mean colourfulness (largest minus smallest channel) of a BGR card, on every 4th pixel."""
-    b, g, r = cv2.split(np.ascontiguousarray(image[::4, ::4]))
+    return sample_chroma(image[::CHROMA_STEP, ::CHROMA_STEP])
+
+
+def sample_chroma(sample: Image) -> float:
+    """Mean colourfulness (largest minus smallest channel) of the BGR pixels ``sample``."""
+    b, g, r = cv2.split(np.ascontiguousarray(sample))
     spread = cv2.absdiff(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     return float(cv2.mean(spread)[0])
 
@@ -51,4 +64,4 @@ def is_black(card: Card, image: Image, area: Region, params: IdentifyParams) -> 
     return redness(image[area.y0 : area.y1, area.x0 : area.x1], params) <= params.red_ink
 
 
-__all__ = ["chroma", "grey", "is_black", "redness"]
+__all__ = ["CHROMA_STEP", "chroma", "grey", "is_black", "redness", "sample_chroma"]

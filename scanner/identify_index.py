@@ -36,8 +36,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scanner.identify_colour import chroma, grey, is_black, redness
+from scanner.identify_colour import grey, is_black, redness, sample_chroma
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
+from scanner.identify_view import CardView, card_box, card_sample
 from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import Card, DeckKind
@@ -251,12 +252,12 @@ def _prepare(templates: Templates, params: IdentifyParams, corner: bool) -> _Pre
     return prepared
 
 
-def _windows(card: Image, area: Region, pad: int) -> list[Image]:
-    """The area with ``pad`` pixels around it, in the card as warped and turned half round."""
-    padded = np.asarray(cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_REPLICATE), dtype=np.uint8)
-    upright = padded[area.y0 : area.y1 + 2 * pad, area.x0 : area.x1 + 2 * pad]
-    x0, y0 = CARD_WIDTH - area.x1, CARD_HEIGHT - area.y1
-    turned = padded[y0 : y0 + area.height + 2 * pad, x0 : x0 + area.width + 2 * pad]
+def _windows(card: Image | CardView, area: Region, pad: int) -> list[Image]:
+    """The area with ``pad`` pixels around it, in the card as warped and turned half round
+    (beyond the card's edge, its edge pixels repeated)."""
+    upright = card_box(card, area.x0 - pad, area.y0 - pad, area.x1 + pad, area.y1 + pad)
+    x0, y0 = CARD_WIDTH - area.x1 - pad, CARD_HEIGHT - area.y1 - pad
+    turned = card_box(card, x0, y0, x0 + area.width + 2 * pad, y0 + area.height + 2 * pad)
     return [upright, np.asarray(cv2.rotate(turned, cv2.ROTATE_180), dtype=np.uint8)]
 
 
@@ -265,25 +266,43 @@ def _shifted(grey: Image, level: _Level) -> FloatArray:
     h, w = level.shape
     size = (w + 2 * level.shift, h + 2 * level.shift)
     small = _smooth(grey, size, level.blur, level.highpass)
-    # sliding_window_view(small, (h, w)), built directly (its argument checks cost more than the view)
+    # sliding_window_view(small, (h, w)), built directly on the buffer of ``small`` (a new
+    # array of its own: the argument checks of sliding_window_view and as_strided cost more
+    # than the view)
     shape = (small.shape[0] - h + 1, small.shape[1] - w + 1, h, w)
-    view: FloatArray = np.lib.stride_tricks.as_strided(
-        small, shape=shape, strides=small.strides * 2, writeable=False
-    )
+    small = np.ascontiguousarray(small)
+    view: FloatArray = np.ndarray(shape, small.dtype, buffer=small, strides=small.strides * 2)
+    view.flags.writeable = False
     return view
 
 
 def _part_scores(
-    placements: FloatArray, level: _Level, rows: npt.NDArray[np.intp] | None = None
+    placements: FloatArray, level: _Level, matrices: list[FloatArray] | None = None
 ) -> list[FloatArray]:
-    """Per part: correlation of every template row (or of ``rows``) with every placement (columns)."""
+    """Per part: correlation of every template row (or of each part's rows ``matrices``, chosen
+    from its matrix) with every placement (columns)."""
     out = []
-    for part in level.parts:
+    for k, part in enumerate(level.parts):
         x0, y0, x1, y1 = part.box
-        patches = _normalise_rows(placements[..., y0:y1, x0:x1].reshape(-1, (y1 - y0) * (x1 - x0)))
-        matrix = part.matrix if rows is None else part.matrix[rows]
-        out.append(_products(matrix, patches))
+        patches = placements[..., y0:y1, x0:x1].reshape(-1, (y1 - y0) * (x1 - x0))
+        matrix = part.matrix if matrices is None else matrices[k]
+        # the template rows are zero-mean: a patch's mean adds nothing to the product, so the
+        # raw patches are multiplied and each column divided by its patch's centred norm
+        out.append(_products(matrix, patches) * _inverse_norms(patches))
     return out
+
+
+def _inverse_norms(patches: FloatArray) -> FloatArray:
+    """One over the Euclidean norm of each row of ``patches`` less its mean (at most 1e6), as a
+    row vector: the root of ``sum(x^2) - sum(x)^2 / n``, the sums taken in one pass each and
+    combined in float64 (the rows are high-passed: their means are small, nothing cancels)."""
+    total = np.einsum("ij->i", patches).astype(np.float64)
+    norms = np.einsum("ij,ij->i", patches, patches).astype(np.float64)
+    norms -= total * total / patches.shape[1]
+    np.maximum(norms, 0.0, out=norms)
+    np.sqrt(norms, out=norms)
+    np.maximum(norms, 1e-6, out=norms)
+    return np.asarray(np.reciprocal(norms), dtype=np.float32)[None, :]
 
 
 _SINGLE_THREAD_PRODUCT = 200_000
@@ -366,13 +385,14 @@ def agree(reading: IndexReading, best: int, params: IdentifyParams) -> bool:
 
 
 def read_index(
-    image: Image,
+    image: Image | CardView,
     templates: Templates,
     params: IdentifyParams,
     corner: bool = False,
     upright_only: bool = False,
 ) -> IndexReading:
-    """Score every card of ``templates`` on the index (centre) of the canonical card ``image``.
+    """Score every card of ``templates`` on the index (centre) of the canonical card ``image``
+    (an image, or a ``CardView`` warped only where it is read).
 
     With ``corner`` an Octoplus card is read from its corner index (label above mark, at
     the standard index regions) instead of its centre; a standard card always is.  With
@@ -388,15 +408,22 @@ def read_index(
     views = _windows(image, prepared.area, p.search_px)[: 1 if upright_only else 2]
     greys = [grey(window) for window in views]
     # per view, the rows that lose colour_penalty: black cards on red ink; in a colour
-    # photo (a grey one shows red ink grey) red cards on black ink
-    in_colour = image.ndim == 3 and chroma(image) >= p.colour_present
+    # photo (a grey one shows red ink grey) red cards on black ink; whether the photo is in
+    # colour is judged only when a view's ink is black (a card view then warps its sample)
+    colour: list[bool] = []
+
+    def in_colour() -> bool:
+        if not colour:
+            colour.append(image.ndim == 3 and sample_chroma(card_sample(image)) >= p.colour_present)
+        return colour[0]
+
     penalised: list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]] = []
     for window in views:
         x0, y0, x1, y1 = prepared.ink_box
         red = redness(_small(window[y0:y1, x0:x1], prepared), p) if image.ndim == 3 else 0.0
         if p.colour_penalty > 0 and red > p.red_ink:
             penalised.append((prepared.black, prepared.coarse_black))
-        elif p.colour_penalty > 0 and in_colour and red < p.black_ink:
+        elif p.colour_penalty > 0 and red < p.black_ink and in_colour():
             penalised.append((~prepared.black, ~prepared.coarse_black))
         else:
             penalised.append((np.zeros_like(prepared.black), np.zeros_like(prepared.coarse_black)))
@@ -405,11 +432,12 @@ def read_index(
     for (scores, _), (_, coarse_rows) in zip(located, penalised, strict=True):
         coarse_best = np.maximum(coarse_best, scores - p.colour_penalty * coarse_rows)
     rows = _shortlist(coarse_best, prepared, p.shortlist)
+    matrices = [part.matrix[rows] for part in prepared.fine.parts]  # the same rows for both views
     view_scores = []
     view_parts = []
     for view, (_, place), (fine_rows, _) in zip(greys, located, penalised, strict=True):
         placements = _placements_near(view, place, prepared, p)
-        parts = _part_scores(placements, prepared.fine, rows)
+        parts = _part_scores(placements, prepared.fine, matrices)
         total = prepared.fine.parts[0].weight * parts[0]
         for part, scores in zip(prepared.fine.parts[1:], parts[1:], strict=True):
             total = total + part.weight * scores

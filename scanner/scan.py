@@ -1,8 +1,9 @@
 """The scanner facade: one call turns a camera frame into typed card detections.
 
 ``Scanner(deck).scan(image)`` validates the frame, finds every card
-(``scanner.find``), warps each to a portrait card, identifies it against the
-deck's templates (``scanner.identify``), names the covered cards that show an
+(``scanner.find``), identifies each against the deck's templates
+(``scanner.identify``) as a portrait card warped only where it is read
+(``scanner.identify_view``), names the covered cards that show an
 index corner (``scanner.scan_covered``) and returns a ``ScanResult``.
 
 For a long-running loop, ``Scanner.scan_or_empty`` never raises on a bad frame:
@@ -18,9 +19,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.find import FoundCard, find_cards, other_way, warp_card
+from scanner.find import FoundCard, find_cards, other_way
 from scanner.find_work import make_work
 from scanner.identify import Identification, identify
+from scanner.identify_view import CardView
 from scanner.params import ScannerParams
 from scanner.scan_covered import read_covered
 from scanner.templates import TemplateError, Templates
@@ -157,13 +159,14 @@ class Scanner:
         without templates)."""
         if self.templates is None:
             return Detection(card=None, confidence=0.0, corners=card.corners, top=card.top), None
-        warped = warp_card(frame, card.corners, self.params.find)
-        ident: Identification = identify(warped, self.templates, self.params.identify)
+        # warped only where it is read: the index windows, unless the face is needed
+        view = CardView(frame, card.corners, self.params.find)
+        ident: Identification = identify(view, self.templates, self.params.identify)
         corners = card.corners
         other = other_way(corners, self.params.find) if ident.card is None else None
         if other is not None:
             # a nearly square outline: the card may lie the other way
-            again = identify(warp_card(frame, other, self.params.find), self.templates, self.params.identify)
+            again = identify(CardView(frame, other, self.params.find), self.templates, self.params.identify)
             if again.card is not None:
                 ident, corners = again, other
         corners = _turned(corners) if ident.turned else corners
