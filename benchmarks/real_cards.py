@@ -24,7 +24,9 @@ photos and among those whose template was composed from learned parts (and,
 on the learning half alone, how each learned card reads when its template is
 composed from the others instead); over
 the scenes, recall and precision over the visible A-8 cards (9-K in a scene
-are not counted as visible; naming one is a wrong reading).  Then the median
+are not counted as visible; naming one is a wrong reading), read with the learned
+templates and again with the built-in ones (the scenes' deck need not be the learned
+one), and where the visible cards are lost (``scene_candidates``).  Then the median
 time per card of identification alone (``identify`` on the found cards).
 """
 
@@ -257,6 +259,41 @@ def evaluate(
     return {kind: tally.as_dict(kind not in SINGLE_KINDS) for kind, tally in sorted(tallies.items())}
 
 
+def scene_candidates(folder: Path, templates: Templates) -> dict[str, int]:
+    """Where the scenes' visible A-8 cards are lost, read with ``templates``: each found quad is
+    warped and identified, and every visible card counts once as ``named`` (some quad names it),
+    ``first`` (some quad ranks it first but names nothing: below the identifier's thresholds) or
+    ``missed`` (no quad ranks it first: no outline of it, a wrong outline or warp, or templates of
+    another deck); ``quads`` counts the found quads and ``wrong_first`` the quads whose first
+    candidate is no visible card."""
+    _, test_rows = split(read_rows(folder))
+    params = ScannerParams()
+    out = {"visible": 0, "named": 0, "first": 0, "missed": 0, "quads": 0, "wrong_first": 0}
+    for row in test_rows:
+        if row.kind in SINGLE_KINDS:
+            continue
+        raw = cv2.imread(str(row.path), cv2.IMREAD_COLOR)
+        if raw is None:
+            continue
+        image: Image = np.asarray(raw, dtype=np.uint8)
+        named: set[Card] = set()
+        first: set[Card] = set()
+        for found in find_cards(image, params.find):
+            answer = identify(warp_card(image, found.corners, params.find), templates, params.identify)
+            out["quads"] += 1
+            if answer.card is not None:
+                named.add(answer.card)
+            best = answer.card if answer.card is not None else answer.candidate
+            if best is not None:
+                first.add(best)
+                out["wrong_first"] += best not in row.visible
+        out["visible"] += len(row.visible)
+        out["named"] += len(row.visible & named)
+        out["first"] += len((row.visible & first) - named)
+        out["missed"] += len(row.visible - first - named)
+    return out
+
+
 def identify_ms(folder: Path, templates: Templates, limit: int = 120) -> float:
     """Median milliseconds of ``identify`` per found card of the test set."""
     _, test_rows = split(read_rows(folder))
@@ -337,6 +374,7 @@ def run(folder: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="octotable-real-") as tmp:
         report = learn(folder, Path(tmp))
         templates = Templates.load(report.folder, DeckKind.OKTRIS)
+    builtin = Templates.builtin(DeckKind.OKTRIS)
     return {
         "learned_cards": len(report.cards),
         "learned_templates": len(templates),
@@ -345,7 +383,18 @@ def run(folder: Path) -> dict[str, object]:
         "rejected_photos": sum(len(c.rejected) for c in report.cards),
         "skipped_photos": [f"{p.name}: {why}" for p, why in report.skipped],
         "learning": learning_by_kind(folder, report),
-        "kinds": evaluate(folder, templates, frozenset(report.composed)),
+        "kinds": {
+            **evaluate(folder, templates, frozenset(report.composed)),
+            **{
+                f"{kind} (built-in templates)": f
+                for kind, f in evaluate(folder, builtin).items()
+                if kind not in SINGLE_KINDS
+            },
+        },
+        "scene_candidates": {
+            "learned": scene_candidates(folder, templates),
+            "built-in": scene_candidates(folder, builtin),
+        },
         "identify_ms_median": identify_ms(folder, templates),
     }
 
@@ -410,6 +459,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"wrong {f['learned_wrong']} | of {f['composed']} composed: right {f['composed_right']}, "
                 f"wrong {f['composed_wrong']}"
             )
+    candidates = figures["scene_candidates"]
+    assert isinstance(candidates, dict)
+    for which, c in candidates.items():
+        print(
+            f"scenes read with {which:8s} templates: of {c['visible']} visible A-8 named {c['named']}, "
+            f"first candidate of a quad but not named {c['first']}, no quad's first candidate "
+            f"{c['missed']} | {c['quads']} quads, {c['wrong_first']} with a first candidate not there"
+        )
     print(f"identify: median {figures['identify_ms_median']:.3f} ms per found card")
     return 0
 
