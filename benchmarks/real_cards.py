@@ -1,7 +1,7 @@
 """Card reading on real photos: templates learned from half the single-card photos.
 
-Run: ``.venv/bin/python -m benchmarks.real_cards [--folder DIR] [--json]``.  The
-photos live outside the repository (``../shared/data/real-cards`` or the folder
+Run: ``.venv/bin/python -m benchmarks.real_cards [--folder DIR] [--json] [--sheet PNG]
+[--scenes DIR]``.  The photos live outside the repository (``../shared/data/real-cards`` or the folder
 named by ``OCTOTABLE_REAL_CARDS``); see that folder's README for their kinds.
 
 The split (fixed, so figures can be compared between runs):
@@ -350,6 +350,39 @@ def contact_sheets(folder: Path, path: Path, tile: int = 240, columns: int = 8) 
     return counts
 
 
+def draw_scenes(folder: Path, out: Path, readers: dict[str, Templates]) -> int:
+    """Draw every scene with the finder's quads and what each reads as, per template set of
+    ``readers`` (its name's first letter, the named card or ``-``, the first candidate and its
+    score): one PNG per scene in ``out`` (outside the repository).  Returns how many were drawn."""
+    out.mkdir(parents=True, exist_ok=True)
+    params = ScannerParams()
+    drawn = 0
+    for index, row in enumerate(r for r in read_rows(folder) if r.kind not in SINGLE_KINDS):
+        raw = cv2.imread(str(row.path), cv2.IMREAD_COLOR)
+        if raw is None:
+            continue
+        image: Image = np.asarray(raw, dtype=np.uint8)
+        canvas = image.copy()
+        for found in find_cards(image, params.find):
+            warp = warp_card(image, found.corners, params.find)
+            texts = []
+            for name, templates in readers.items():
+                answer = identify(warp, templates, params.identify)
+                texts.append(f"{name[0]}:{answer.card or '-'}/{answer.candidate} {answer.confidence:.2f}")
+            pts = np.round(np.asarray(found.corners)).astype(np.int32)
+            cv2.polylines(canvas, [pts], True, (0, 200, 0), 2)
+            for line, text in enumerate(texts):
+                place = (int(pts[0, 0]), int(pts[0, 1]) + 14 * line)
+                cv2.putText(canvas, text, place, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1)
+        visible = " ".join(sorted(map(str, row.visible)))
+        cv2.putText(
+            canvas, f"visible A-8: {visible}", (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 0, 255), 2
+        )
+        cv2.imwrite(str(out / f"scene-{index:02d}.png"), canvas)
+        drawn += 1
+    return drawn
+
+
 def composed_leave_one_out(report: LearnReport, templates: Templates) -> dict[str, int]:
     """Composition checked on the learning half alone: each card learned from a photo is
     composed from the other learned cards, and its own learned template is read against the
@@ -405,6 +438,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", type=Path, default=None, help="the real-cards folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--sheet", type=Path, default=None, help="also draw contact sheets (PNG) here")
+    parser.add_argument(
+        "--scenes",
+        type=Path,
+        default=None,
+        help="also draw every scene's quads and readings into this folder",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     folder = args.folder or real_cards_folder()
@@ -417,6 +456,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"finder {kind:24s} no quad {count['none']:3d}  one {count['one']:3d}  "
                 f"several {count['several']:3d}"
             )
+    if args.scenes is not None:
+        with tempfile.TemporaryDirectory(prefix="octotable-real-") as tmp:
+            learned = Templates.load(learn(folder, Path(tmp)).folder, DeckKind.OKTRIS)
+        readers = {"learned": learned, "built-in": Templates.builtin(DeckKind.OKTRIS)}
+        print(f"drew {draw_scenes(folder, args.scenes, readers)} scenes into {args.scenes}")
     figures = run(folder)
     if args.json:
         print(json.dumps(figures, indent=2))
