@@ -1,7 +1,7 @@
 """Card reading on real photos: templates learned from half the single-card photos.
 
-Run: ``.venv/bin/python -m benchmarks.real_cards [--folder DIR] [--json]``.  The
-photos live outside the repository (``../shared/data/real-cards`` or the folder
+Run: ``.venv/bin/python -m benchmarks.real_cards [--folder DIR] [--json] [--sheet PNG]
+[--scenes DIR]``.  The photos live outside the repository (``../shared/data/real-cards`` or the folder
 named by ``OCTOTABLE_REAL_CARDS``); see that folder's README for their kinds.
 
 The split (fixed, so figures can be compared between runs):
@@ -24,7 +24,9 @@ photos and among those whose template was composed from learned parts (and,
 on the learning half alone, how each learned card reads when its template is
 composed from the others instead); over
 the scenes, recall and precision over the visible A-8 cards (9-K in a scene
-are not counted as visible; naming one is a wrong reading).  Then the median
+are not counted as visible; naming one is a wrong reading), read with the learned
+templates and again with the built-in ones (the scenes' deck need not be the learned
+one), and where the visible cards are lost (``scene_candidates``).  Then the median
 time per card of identification alone (``identify`` on the found cards).
 """
 
@@ -257,6 +259,41 @@ def evaluate(
     return {kind: tally.as_dict(kind not in SINGLE_KINDS) for kind, tally in sorted(tallies.items())}
 
 
+def scene_candidates(folder: Path, templates: Templates) -> dict[str, int]:
+    """Where the scenes' visible A-8 cards are lost, read with ``templates``: each found quad is
+    warped and identified, and every visible card counts once as ``named`` (some quad names it),
+    ``first`` (some quad ranks it first but names nothing: below the identifier's thresholds) or
+    ``missed`` (no quad ranks it first: no outline of it, a wrong outline or warp, or templates of
+    another deck); ``quads`` counts the found quads and ``wrong_first`` the quads whose first
+    candidate is no visible card."""
+    _, test_rows = split(read_rows(folder))
+    params = ScannerParams()
+    out = {"visible": 0, "named": 0, "first": 0, "missed": 0, "quads": 0, "wrong_first": 0}
+    for row in test_rows:
+        if row.kind in SINGLE_KINDS:
+            continue
+        raw = cv2.imread(str(row.path), cv2.IMREAD_COLOR)
+        if raw is None:
+            continue
+        image: Image = np.asarray(raw, dtype=np.uint8)
+        named: set[Card] = set()
+        first: set[Card] = set()
+        for found in find_cards(image, params.find):
+            answer = identify(warp_card(image, found.corners, params.find), templates, params.identify)
+            out["quads"] += 1
+            if answer.card is not None:
+                named.add(answer.card)
+            best = answer.card if answer.card is not None else answer.candidate
+            if best is not None:
+                first.add(best)
+                out["wrong_first"] += best not in row.visible
+        out["visible"] += len(row.visible)
+        out["named"] += len(row.visible & named)
+        out["first"] += len((row.visible & first) - named)
+        out["missed"] += len(row.visible - first - named)
+    return out
+
+
 def identify_ms(folder: Path, templates: Templates, limit: int = 120) -> float:
     """Median milliseconds of ``identify`` per found card of the test set."""
     _, test_rows = split(read_rows(folder))
@@ -313,6 +350,39 @@ def contact_sheets(folder: Path, path: Path, tile: int = 240, columns: int = 8) 
     return counts
 
 
+def draw_scenes(folder: Path, out: Path, readers: dict[str, Templates]) -> int:
+    """Draw every scene with the finder's quads and what each reads as, per template set of
+    ``readers`` (its name's first letter, the named card or ``-``, the first candidate and its
+    score): one PNG per scene in ``out`` (outside the repository).  Returns how many were drawn."""
+    out.mkdir(parents=True, exist_ok=True)
+    params = ScannerParams()
+    drawn = 0
+    for index, row in enumerate(r for r in read_rows(folder) if r.kind not in SINGLE_KINDS):
+        raw = cv2.imread(str(row.path), cv2.IMREAD_COLOR)
+        if raw is None:
+            continue
+        image: Image = np.asarray(raw, dtype=np.uint8)
+        canvas = image.copy()
+        for found in find_cards(image, params.find):
+            warp = warp_card(image, found.corners, params.find)
+            texts = []
+            for name, templates in readers.items():
+                answer = identify(warp, templates, params.identify)
+                texts.append(f"{name[0]}:{answer.card or '-'}/{answer.candidate} {answer.confidence:.2f}")
+            pts = np.round(np.asarray(found.corners)).astype(np.int32)
+            cv2.polylines(canvas, [pts], True, (0, 200, 0), 2)
+            for line, text in enumerate(texts):
+                place = (int(pts[0, 0]), int(pts[0, 1]) + 14 * line)
+                cv2.putText(canvas, text, place, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1)
+        visible = " ".join(sorted(map(str, row.visible)))
+        cv2.putText(
+            canvas, f"visible A-8: {visible}", (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 0, 255), 2
+        )
+        cv2.imwrite(str(out / f"scene-{index:02d}.png"), canvas)
+        drawn += 1
+    return drawn
+
+
 def composed_leave_one_out(report: LearnReport, templates: Templates) -> dict[str, int]:
     """Composition checked on the learning half alone: each card learned from a photo is
     composed from the other learned cards, and its own learned template is read against the
@@ -337,6 +407,7 @@ def run(folder: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="octotable-real-") as tmp:
         report = learn(folder, Path(tmp))
         templates = Templates.load(report.folder, DeckKind.OKTRIS)
+    builtin = Templates.builtin(DeckKind.OKTRIS)
     return {
         "learned_cards": len(report.cards),
         "learned_templates": len(templates),
@@ -345,7 +416,18 @@ def run(folder: Path) -> dict[str, object]:
         "rejected_photos": sum(len(c.rejected) for c in report.cards),
         "skipped_photos": [f"{p.name}: {why}" for p, why in report.skipped],
         "learning": learning_by_kind(folder, report),
-        "kinds": evaluate(folder, templates, frozenset(report.composed)),
+        "kinds": {
+            **evaluate(folder, templates, frozenset(report.composed)),
+            **{
+                f"{kind} (built-in templates)": f
+                for kind, f in evaluate(folder, builtin).items()
+                if kind not in SINGLE_KINDS
+            },
+        },
+        "scene_candidates": {
+            "learned": scene_candidates(folder, templates),
+            "built-in": scene_candidates(folder, builtin),
+        },
         "identify_ms_median": identify_ms(folder, templates),
     }
 
@@ -356,6 +438,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", type=Path, default=None, help="the real-cards folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--sheet", type=Path, default=None, help="also draw contact sheets (PNG) here")
+    parser.add_argument(
+        "--scenes",
+        type=Path,
+        default=None,
+        help="also draw every scene's quads and readings into this folder",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     folder = args.folder or real_cards_folder()
@@ -368,6 +456,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"finder {kind:24s} no quad {count['none']:3d}  one {count['one']:3d}  "
                 f"several {count['several']:3d}"
             )
+    if args.scenes is not None:
+        with tempfile.TemporaryDirectory(prefix="octotable-real-") as tmp:
+            learned = Templates.load(learn(folder, Path(tmp)).folder, DeckKind.OKTRIS)
+        readers = {"learned": learned, "built-in": Templates.builtin(DeckKind.OKTRIS)}
+        print(f"drew {draw_scenes(folder, args.scenes, readers)} scenes into {args.scenes}")
     figures = run(folder)
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -410,6 +503,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"wrong {f['learned_wrong']} | of {f['composed']} composed: right {f['composed_right']}, "
                 f"wrong {f['composed_wrong']}"
             )
+    candidates = figures["scene_candidates"]
+    assert isinstance(candidates, dict)
+    for which, c in candidates.items():
+        print(
+            f"scenes read with {which:8s} templates: of {c['visible']} visible A-8 named {c['named']}, "
+            f"first candidate of a quad but not named {c['first']}, no quad's first candidate "
+            f"{c['missed']} | {c['quads']} quads, {c['wrong_first']} with a first candidate not there"
+        )
     print(f"identify: median {figures['identify_ms_median']:.3f} ms per found card")
     return 0
 

@@ -75,3 +75,18 @@ def test_scenes_name_at_most_two_cards_that_are_not_there(figures: dict[str, Any
     assert scenes["scenes"] == 34
     assert scenes["visible"] > 0
     assert len(scenes["wrong"]) <= 2, scenes
+
+
+def test_scenes_read_with_the_built_in_templates_name_at_most_two_cards_that_are_not_there(
+    figures: dict[str, Any],
+) -> None:
+    scenes = figures["kinds"]["multi (built-in templates)"]
+    assert scenes["scenes"] == 34
+    assert len(scenes["wrong"]) <= 2, scenes
+
+
+def test_scene_losses_account_for_every_visible_card(figures: dict[str, Any]) -> None:
+    for which, losses in figures["scene_candidates"].items():
+        assert losses["visible"] == figures["kinds"]["multi"]["visible"], which
+        assert losses["named"] + losses["first"] + losses["missed"] == losses["visible"], (which, losses)
+        assert losses["quads"] >= losses["wrong_first"], (which, losses)
