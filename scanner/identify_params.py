@@ -82,12 +82,20 @@ class IdentifyParams:
     centre_scale: float = 0.25
     """Resampling factor applied to the card before the centre is matched."""
     template_scales: tuple[float, ...] = (0.9, 1.0, 1.1)
-    """Sizes (about the card's top-left corner) at which every template is tried, for warp scale error."""
+    """Sizes (about the point ``index_scale_about`` says) at which every template is tried, for
+    warp scale error."""
     lone_corner_scales: tuple[float, ...] = (0.9, 0.95, 1.0, 1.05, 1.1)
     """Sizes at which every template is tried when one standard index corner is read alone (a
     covered card's corner, ``read_index(..., upright_only=True)``; not an Octoplus label): with
     no second corner to agree with, steps of 10% leave a spade and a club (a heart and a
     diamond) too close to tell."""
+    index_scale_about: float = 0.0
+    """Where a standard card's index templates are scaled to their other sizes: 0 about the
+    card's top-left corner, 1 about the middle of the index (between: that fraction of the way;
+    an Octoplus card's always about the corner).  The fine pass looks for every size where the
+    templates at their own size were located, so only at 1 does a card seen 10% small or large
+    match its template at that size; but the acceptance thresholds were set at 0, and at 1 they
+    name more cards and more of them wrongly (docs/BENCHMARKS.md, "Index identifier")."""
     search_px: int = 8
     """How far (canonical pixels, each direction) a region may be off, to absorb warp error."""
     coarse_ratio: float = 0.5
@@ -263,6 +271,7 @@ class IdentifyParams:
             "black_ink": (0.0, 1.0),
             "colour_present": (0.0, 255.0),
             "colour_penalty": (0.0, 2.0),
+            "index_scale_about": (0.0, 1.0),
             "ink_quantile": (0.01, 0.9),
             "face_blur": (0.0, 10.0),
             "face_highpass": (0.0, 50.0),

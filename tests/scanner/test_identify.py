@@ -10,6 +10,7 @@ import pytest
 
 from scanner.faces import render_face
 from scanner.identify import IdentifyInputError, identify
+from scanner.identify_index import read_index
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
 from scanner.templates import Templates, expected_cards
 from scanner.types import Image
@@ -251,6 +252,29 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         identify(bad, Templates.builtin(DeckKind.OKTRIS), PARAMS)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("size", [0.9, 1.1])
+def test_an_index_at_another_size_matches_its_template_at_that_size(size: float) -> None:
+    """A card whose index shows 10% smaller or larger (warp scale error) scores high against
+    its templates at that size when they are scaled about the middle of the index
+    (``index_scale_about`` 1), where the fine pass looks for every size; about the card's
+    corner the index moves away and the same card scores about 0.4."""
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    about = replace(PARAMS, index_scale_about=1.0)
+    rank, suit = PARAMS.index_rank_region, PARAMS.index_suit_region
+    centre = ((rank.x0 + rank.x1) / 2, (rank.y0 + suit.y1) / 2)
+    for card in expected_cards(DeckKind.OKTRIS):
+        matrix = cv2.getRotationMatrix2D(centre, 0.0, size)
+        scaled = cv2.warpAffine(
+            face(card), matrix, (CARD_WIDTH, CARD_HEIGHT), borderMode=cv2.BORDER_REPLICATE
+        )
+        reading = read_index(scaled, templates, replace(about, template_scales=(size,)))
+        own = reading.order.index(card)
+        assert reading.scores[own] >= 0.8, f"{card} at {size}: {reading.scores[own]:.3f}"
+        assert int(np.argmax(reading.scores)) == own, f"{card} at {size}"
+        named = identify(scaled, templates, replace(INDEX_ONLY, index_scale_about=1.0))
+        assert named.card == card, f"{card} at {size}"
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
     [
@@ -290,6 +314,7 @@ def test_bad_card_images_raise_a_clear_error(bad: object) -> None:
         ("face_twin_margin", -0.01),
         ("face_twin_score", float("nan")),
         ("centre_doubt_margin", 2.5),
+        ("index_scale_about", 1.5),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
