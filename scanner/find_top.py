@@ -76,9 +76,11 @@ def side_visibility(quad: FloatArray, work: Work, within: FloatArray | None, p: 
     return float(shows.mean())
 
 
-def mark_tops(quads: list[FloatArray], work: Work, p: FindParams) -> list[bool]:
-    """For each card, whether no other card lies over part of it."""
+def compare_tops(quads: list[FloatArray], work: Work, p: FindParams) -> tuple[list[bool], list[bool]]:
+    """For each card, whether no other card lies over part of it, and whether it lies over
+    part of another card (its sides showed clearly more than that card's where they overlap)."""
     top = [True] * len(quads)
+    over = [False] * len(quads)
     polys = [q.astype(np.float32) for q in quads]
     areas = [float(cv2.contourArea(q)) for q in polys]
     for i in range(len(quads)):
@@ -94,6 +96,13 @@ def mark_tops(quads: list[FloatArray], work: Work, p: FindParams) -> list[bool]:
             sj = 0.0 if vj is None else vj
             if si >= sj + p.top_margin:
                 top[j] = False
+                over[i] = True
             elif sj >= si + p.top_margin:
                 top[i] = False
-    return top
+                over[j] = True
+    return top, over
+
+
+def mark_tops(quads: list[FloatArray], work: Work, p: FindParams) -> list[bool]:
+    """For each card, whether no other card lies over part of it."""
+    return compare_tops(quads, work, p)[0]

@@ -201,7 +201,7 @@ class FindParams:
     min_new_area: float = 0.12
     duplicate_distance: float = 0.2
     edge_probe: int = 2
-    top_margin: float = 0.05
+    top_margin: float = 0.1
     top_min_overlap: float = 0.02
     top_inset: float = 2.0
     top_min_samples: int = 6

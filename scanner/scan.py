@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from scanner.find import FoundCard, find_cards, other_way
-from scanner.find_work import make_work
+from scanner.find_top import compare_tops
+from scanner.find_work import Work, make_work
 from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
-from scanner.params import ScannerParams
+from scanner.params import FindParams, ScannerParams
 from scanner.scan_covered import read_covered
 from scanner.templates import TemplateError, Templates
 from scanner.types import Detection, Image, Quad
@@ -91,6 +92,23 @@ def _turned(corners: Quad) -> Quad:
     return (corners[2], corners[3], corners[0], corners[1])
 
 
+def _retop(detections: list[Detection], found: set[int], work: Work, p: FindParams) -> list[Detection]:
+    """``detections`` with ``top`` worked out again over all of them, once the covered cards named
+    from a corner have joined the cards found (``found`` holds the ``id`` of those).
+
+    A card found keeps its ``top`` flag (a corner's reading never demotes a whole card found); a
+    card named from a corner is on top when it was marked so (read at both index corners), or
+    when no detection lies over it and it lies over another.
+    """
+    quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
+    top, over = compare_tops(quads, work, p)
+    out: list[Detection] = []
+    for d, t, o in zip(detections, top, over, strict=True):
+        now = d.top or (id(d) not in found and t and o)
+        out.append(d if now == d.top else replace(d, top=now))
+    return out
+
+
 class Scanner:
     """Finds and identifies the cards of one deck in camera frames.
 
@@ -134,7 +152,9 @@ class Scanner:
         detections = [detection for detection, _ in read]
         if self.templates is not None:
             candidates = [candidate for _, candidate in read]
-            detections = read_covered(frame, work, detections, self.templates, self.params, candidates)
+            covered = read_covered(frame, work, detections, self.templates, self.params, candidates)
+            if covered is not detections:
+                detections = _retop(covered, {id(d) for d in detections}, work, self.params.find)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]

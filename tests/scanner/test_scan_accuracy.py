@@ -80,9 +80,9 @@ def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
 
 
 def test_fixtures_top_cards_are_right_at_todays_floor(report: Report) -> None:
-    # 16 of the 26 piles and fans (61.5%) have their top card found, named and marked today.
+    # 17 of the 26 piles and fans (65.4%) have their top card found, named and marked today.
     assert report.total.piles > 0
-    assert report.total.top_right / report.total.piles >= 0.6
+    assert report.total.top_right / report.total.piles >= 0.63
 
 
 @pytest.mark.xfail(
