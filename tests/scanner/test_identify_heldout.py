@@ -66,5 +66,31 @@ def test_a_held_out_card_once_named_wrongly_is_left_open(
     seed: int, index: int, before: ScannerParams
 ) -> None:
     image, scene = held_out_scene(seed, index)
-    assert wrong_names(image, scene, before), "the case no longer shows the mistake it guards"
+    guarded = wrong_names(image, scene, before)
+    assert guarded, "the case no longer shows the mistake it guards"
+    assert not set(guarded) & set(wrong_names(image, scene, BASE))
+
+
+@pytest.mark.parametrize(
+    ("seed", "index"),
+    [
+        (4714, 64),
+        (6262, 16),
+        (6262, 82),
+        (5151, 27),
+        (4242, 6),
+        pytest.param(
+            9090,
+            60,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="no card of this pile is identified, so the covered-card size probe chooses "
+                "the frame's card size from the one corner it names (a 6C, at a size 22% too large): "
+                "the 6C laid out at that size covers the 8D under it and is scored as 8D read as 6C",
+            ),
+        ),
+    ],
+)
+def test_a_held_out_scene_has_no_wrong_name(seed: int, index: int) -> None:
+    image, scene = held_out_scene(seed, index)
     assert wrong_names(image, scene, BASE) == []
