@@ -29,6 +29,14 @@ def _check_int(name: str, value: int, low: int, high: int) -> None:
     _check(name, value, low, high)
 
 
+def _check_steps(name: str, value: tuple[float, ...], low: float, high: float) -> None:
+    """A tuple of 1 to 16 numbers, each in [low, high]."""
+    if not isinstance(value, tuple) or not 1 <= len(value) <= 16:
+        raise ValueError(f"{name} must be a tuple of 1 to 16 numbers, got {value!r}")
+    for step in value:
+        _check(f"{name}[]", step, low, high)
+
+
 @dataclass(frozen=True)
 class FindParams:
     """Parameters of the card finder (``scanner.find``).
@@ -582,12 +590,7 @@ class CoveredParams:
         _check("covered.min_part_score", self.min_part_score, -1.0, 1.0)
         _check("covered.octo_min_part_score", self.octo_min_part_score, -1.0, 1.0)
         _check("covered.octo_min_margin", self.octo_min_margin, 0.0, 2.0)
-        if not isinstance(self.size_steps, tuple) or not 1 <= len(self.size_steps) <= 16:
-            raise ValueError(
-                f"covered.size_steps must be a tuple of 1 to 16 numbers, got {self.size_steps!r}"
-            )
-        for step in self.size_steps:
-            _check("covered.size_steps[]", step, -0.5, 0.5)
+        _check_steps("covered.size_steps", self.size_steps, -0.5, 0.5)
         _check("covered.size_spread", self.size_spread, 0.0, 10.0)
         _check_int("covered.size_probes", self.size_probes, 0, 100)
         _check_int("covered.size_votes", self.size_votes, 1, 100)
@@ -596,12 +599,7 @@ class CoveredParams:
             raise ValueError(f"covered.over_identified must be a bool, got {self.over_identified!r}")
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)
         _check_int("covered.size_edges", self.size_edges, 0, 32)
-        if not isinstance(self.edge_steps, tuple) or not 1 <= len(self.edge_steps) <= 16:
-            raise ValueError(
-                f"covered.edge_steps must be a tuple of 1 to 16 numbers, got {self.edge_steps!r}"
-            )
-        for step in self.edge_steps:
-            _check("covered.edge_steps[]", step, -0.5, 1.0)
+        _check_steps("covered.edge_steps", self.edge_steps, -0.5, 1.0)
         _check_int("covered.size_reads", self.size_reads, 0, 10000)
         _check("covered.size_match", self.size_match, 0.0, 0.5)
         _check("covered.side_tolerance", self.side_tolerance, 0.0, 20.0)
