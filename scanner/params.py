@@ -451,7 +451,8 @@ class CoveredParams:
         size_probes: with neither calibration nor a card identified, the frame's card size is
             chosen by the index: up to this many corners (those with the longest arms whose
             index box shows print) are read at every candidate size (``scanner.covered_size``),
-            and the size naming most of them (the best scored on a tie) is the frame's; 0 keeps
+            a corner named votes for the size its card scores best at, and the size with most
+            votes (the best scored on a tie) is the frame's; 0 keeps
             the sizes of the outlines found...
         size_votes: ...corners are read so until one size names this many, or until
             ``size_reads`` reads are made.

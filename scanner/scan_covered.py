@@ -258,6 +258,11 @@ def _fit_size(proposal: CornerProposal, short: float, work: Work, params: Scanne
     return np.asarray(stack[int(np.argmax(score))])
 
 
+def _probe_quad(proposal: CornerProposal, short: float, work: Work, aspect: float) -> FloatArray:
+    """The card laid out from ``proposal`` at ``short`` (work pixels), in frame pixels."""
+    return card_quad(proposal, short, aspect) / work.scale
+
+
 def _probe_size(
     frame: Image,
     work: Work,
@@ -269,9 +274,12 @@ def _probe_size(
 ) -> tuple[float | None, list[_Named], set[int]]:
     """The frame's card size chosen by the index: the corners with the longest arms whose index
     box shows print at some of ``sizes`` (work pixels), up to ``size_probes`` of them and until
-    a size names ``size_votes`` of them, are read at each such size; the size that names most
-    of them (the best scored on a tie) is the frame's.  Returns that size (``None`` when no
-    size names a card), the cards named at it and the indices of the corners read."""
+    a size names ``size_votes`` of them, are read at each such size until one names the card;
+    a corner named is read at its other sizes too, and its vote goes to the size where the card
+    named scores best (an index still names its card at sizes some 10% off, as the templates
+    are tried at several scales, but scores best near its own).  The size with most votes (the
+    best scored on a tie) is the frame's.  Returns that size (``None`` when no corner is
+    named), the cards named, laid out at it, and the indices of the corners read."""
     p = params.covered
     aspect = params.find.card_aspect
     arms = [q.length_across + q.length_down for q in proposals]
@@ -289,15 +297,24 @@ def _probe_size(
         if not worth:
             continue
         probed.add(k)
+        read: dict[int, CornerReading] = {}
         for i in worth:
             reads += 1
-            quad = card_quad(proposal, sizes[i], aspect) / work.scale
-            reading = read_corner(frame, quad, templates, params)
-            if reading.card is not None:
-                count[i] += 1
-                total[i] += reading.score
-                readings.append((i, _Named(quad, reading, proposal.point)))
+            read[i] = read_corner(frame, _probe_quad(proposal, sizes[i], work, aspect), templates, params)
+            if read[i].card is not None:
                 break  # an index reads right within a few percent of its size: one size names it
+        name = next((r.card for r in read.values() if r.card is not None), None)
+        if name is None:
+            continue
+        for i in worth:  # the named card's index read at the other sizes too: it scores best at its own
+            if i not in read:
+                reads += 1
+                read[i] = read_corner(frame, _probe_quad(proposal, sizes[i], work, aspect), templates, params)
+        i = max((i for i, r in read.items() if r.candidate == name), key=lambda i: read[i].score)
+        count[i] += 1
+        total[i] += read[i].score
+        reading = replace(read[i], card=name)
+        readings.append((i, _Named(_probe_quad(proposal, sizes[i], work, aspect), reading, proposal.point)))
     if not any(count):
         return None, [], probed
     best = max(range(len(sizes)), key=lambda i: (count[i], total[i]))

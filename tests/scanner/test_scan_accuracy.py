@@ -64,15 +64,15 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 123 of the 162 visible cards (75.9%) are named right today, 29 of the 40 fan cards
-    # (72.5%), 28 of the 46 hand cards (60.9%: covered cards named from the index at a
+    # 124 of the 162 visible cards (76.5%) are named right today, 30 of the 40 fan cards
+    # (75.0%), 28 of the 46 hand cards (60.9%: covered cards named from the index at a
     # visible corner, read at the size the index chooses where no card size is known, up to
     # 64 corners read per frame) and
     # 10 of the 18 pile cards (55.6%); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.74
+    assert report.total.identified / report.total.visible >= 0.75
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.7
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.72
     hand = report.by_group["hand"]
     assert hand.visible > 0 and hand.identified / hand.visible >= 0.59
     pile = report.by_group["pile"]
@@ -81,9 +81,9 @@ def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
 
 
 def test_fixtures_top_cards_are_right_at_todays_floor(report: Report) -> None:
-    # 18 of the 26 piles and fans (69.2%) have their top card found, named and marked today.
+    # 19 of the 26 piles and fans (73.1%) have their top card found, named and marked today.
     assert report.total.piles > 0
-    assert report.total.top_right / report.total.piles >= 0.67
+    assert report.total.top_right / report.total.piles >= 0.71
 
 
 @pytest.mark.xfail(
