@@ -52,7 +52,14 @@ from scanner.templates import Templates, in_deck
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind
 
-__all__ = ["CornerReading", "corner_card_image", "read_corner", "read_covered"]
+__all__ = [
+    "CornerReading",
+    "corner_card_image",
+    "read_corner",
+    "read_corner_turning",
+    "read_covered",
+    "turned",
+]
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +152,54 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
         and in_deck(candidate, templates.deck)
     )
     return CornerReading(candidate if named else None, score, margin, least, candidate)
+
+
+def turned(quad: FloatArray, degrees: float) -> FloatArray:
+    """``quad`` turned by ``degrees`` (counter-clockwise as the image shows it) about its first
+    corner."""
+    rad = np.deg2rad(degrees)
+    c, s = np.cos(rad), np.sin(rad)
+    # image y points down: a counter-clockwise turn on screen
+    rotation = np.array([[c, s], [-s, c]])
+    corner = quad[0]
+    return np.asarray((quad - corner) @ rotation.T + corner, np.float64)
+
+
+def read_corner_turning(
+    frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams, budget: int
+) -> tuple[CornerReading, float, int]:
+    """Read the corner of ``quad`` (as ``read_corner``); when it reads unclear (no card named,
+    best score at least ``covered.turn_min_score``) and ``budget`` allows, read it again turned
+    by each of ``covered.turn_angles`` about the corner point.
+
+    Returns the reading kept, the turn it was read at (degrees; 0 for the first read) and the
+    number of extra reads made. A turned read is kept only when it names the card the corner
+    read first ranked first (as it lay), leads its next card by ``covered.turn_lead`` more than
+    the deck's margin, and no turn names another card; of several, the one with the highest
+    score.
+    """
+    p = params.covered
+    first = read_corner(frame, quad, templates, params)
+    if first.card is not None or budget <= 0 or p.turn_reads == 0 or first.score < p.turn_min_score:
+        return first, 0.0, 0
+    lead = (p.octo_min_margin if templates.deck is DeckKind.OCTOPLUS else p.min_margin) + p.turn_lead
+    best, angle, extra = first, 0.0, 0
+    rivals = False
+    for degrees in p.turn_angles:
+        if extra >= budget:
+            break
+        extra += 1
+        reading = read_corner(frame, turned(quad, degrees), templates, params)
+        if reading.card is None or reading.margin < lead:
+            continue
+        if reading.card != first.candidate:
+            rivals = True  # a turn names another card than the corner read as it lay
+            continue
+        if best.card is None or reading.score > best.score:
+            best, angle = reading, degrees
+    if rivals:
+        return first, 0.0, extra
+    return best, angle, extra
 
 
 def _apart(a: FloatArray, b: FloatArray) -> float:
@@ -381,6 +436,7 @@ def read_covered(
     near: Image = np.asarray(cv2.dilate(where, kernel), np.uint8)
     proposals = corner_proposals(work, params.find, p, near)
     reads = 0
+    turn_reads = 0
     named: list[_Named] = []
     probed: set[int] = set()
     labels: Image | None = None
@@ -404,12 +460,22 @@ def read_covered(
                 continue
             reads += 1
             quad = card_quad(proposal, short, params.find.card_aspect)
-            reading = read_corner(frame, quad / work.scale, templates, params)
+            budget = p.turn_reads - turn_reads
+            reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, budget)
+            turn_reads += extra
             if reading.card is not None:
                 fitted = _fit_size(proposal, short, work, params)
+                if angle != 0.0:
+                    fitted = turned(fitted, angle)
                 named.append(_Named(fitted / work.scale, reading, proposal.point))
                 break
-    log.debug("covered: %d corners, %d read, %d named", len(proposals), reads, len(named))
+    log.debug(
+        "covered: %d corners, %d read, %d read turned, %d named",
+        len(proposals),
+        reads,
+        turn_reads,
+        len(named),
+    )
     if not named:
         return detections
     out = list(detections)

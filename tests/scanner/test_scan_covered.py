@@ -13,7 +13,7 @@ from scanner.find_corners import CornerProposal, card_quad, corner_proposals
 from scanner.find_work import make_work
 from scanner.params import CoveredParams, FindParams, ScannerParams
 from scanner.scan import Scanner
-from scanner.scan_covered import read_corner, read_covered
+from scanner.scan_covered import read_corner, read_corner_turning, read_covered, turned
 from scanner.scenes import Scene, SceneTruth, render
 from scanner.scenes_layout import fan, hand_row, pile
 from scanner.templates import Templates
@@ -178,6 +178,43 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(veto_lead=-0.1)
     with pytest.raises(ValueError, match=r"covered\.over_identified"):
         CoveredParams(over_identified=0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.turn_reads must be an int"):
+        CoveredParams(turn_reads=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.turn_angles"):
+        CoveredParams(turn_angles=())
+    with pytest.raises(ValueError, match=r"covered\.turn_angles"):
+        CoveredParams(turn_angles=(30.0,))
+    with pytest.raises(ValueError, match=r"covered\.turn_lead"):
+        CoveredParams(turn_lead=-0.01)
+
+
+def test_a_covered_cards_corner_laid_a_few_degrees_off_is_named_when_read_turned(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, truth = fanned
+    p = ScannerParams()
+    off = replace(p, covered=replace(p.covered, turn_reads=0))
+    plain = turning = 0
+    for card in (c for c in truth.cards if not c.top):
+        quad = np.asarray(card.corners, np.float64)
+        for degrees in (-6.0, 6.0):
+            askew = turned(quad, degrees)
+            # the true corner turned by ``degrees`` keeps its corner point
+            assert np.allclose(askew[0], quad[0])
+            assert np.isclose(np.hypot(*(askew[1] - askew[0])), np.hypot(*(quad[1] - quad[0])))
+            plain += read_corner_turning(image, askew, templates, off, budget=32)[0].card == card.card
+            reading, angle, extra = read_corner_turning(image, askew, templates, p, budget=32)
+            assert reading.card in (None, card.card)  # a turned read names no other card
+            turning += reading.card == card.card
+            if angle != 0.0:
+                assert angle * degrees < 0  # named at a turn back towards the true corner
+                assert 0 < extra <= len(p.covered.turn_angles)
+        # read as it lies, the corner needs no turn and makes no extra read
+        assert read_corner_turning(image, quad, templates, p, budget=32)[1:] == (0.0, 0)
+    assert turning >= plain + 2
+    # no budget left: no extra read
+    askew = turned(np.asarray(truth.cards[0].corners, np.float64), 6.0)
+    assert read_corner_turning(image, askew, templates, p, budget=0)[2] == 0
 
 
 def test_a_pile_read_from_corners_names_only_its_own_cards_where_they_lie(templates: Templates) -> None:
