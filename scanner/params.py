@@ -29,6 +29,11 @@ def _check_int(name: str, value: int, low: int, high: int) -> None:
     _check(name, value, low, high)
 
 
+def _check_bool(name: str, value: bool) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be a bool, got {value!r}")
+
+
 def _check_steps(name: str, value: tuple[float, ...], low: float, high: float) -> None:
     """A tuple of 1 to 16 numbers, each in [low, high]."""
     if not isinstance(value, tuple) or not 1 <= len(value) <= 16:
@@ -595,8 +600,7 @@ class CoveredParams:
         Raises:
             ValueError: a field is out of range; the message names the field and its value.
         """
-        if not isinstance(self.enabled, bool):
-            raise ValueError(f"covered.enabled must be a bool, got {self.enabled!r}")
+        _check_bool("covered.enabled", self.enabled)
         _check("covered.patch", self.patch, 0.3, 1.0)
         _check("covered.index_on_card", self.index_on_card, 0.0, 1.0)
         _check("covered.index_ink", self.index_ink, 0.0, 255.0)
@@ -614,8 +618,7 @@ class CoveredParams:
         _check_int("covered.size_probes", self.size_probes, 0, 100)
         _check_int("covered.size_votes", self.size_votes, 1, 100)
         _check("covered.veto_lead", self.veto_lead, 0.0, 2.0)
-        if not isinstance(self.over_identified, bool):
-            raise ValueError(f"covered.over_identified must be a bool, got {self.over_identified!r}")
+        _check_bool("covered.over_identified", self.over_identified)
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)
         _check_int("covered.size_edges", self.size_edges, 0, 32)
         _check_steps("covered.edge_steps", self.edge_steps, -0.5, 1.0)
@@ -635,10 +638,8 @@ class CoveredParams:
         _check("covered.line_gap", self.line_gap, 0.0, 100.0)
         _check("covered.line_angle", self.line_angle, 0.0, 45.0)
         _check("covered.line_join", self.line_join, 0.0, 100.0)
-        if not isinstance(self.longest_first, bool):
-            raise ValueError(f"covered.longest_first must be a bool, got {self.longest_first!r}")
-        if not isinstance(self.outline_corners, bool):
-            raise ValueError(f"covered.outline_corners must be a bool, got {self.outline_corners!r}")
+        _check_bool("covered.longest_first", self.longest_first)
+        _check_bool("covered.outline_corners", self.outline_corners)
         _check("covered.min_run", self.min_run, 0.0, 10000.0)
         _check("covered.run_epsilon", self.run_epsilon, 0.1, 100.0)
         _check_int("covered.refine_samples", self.refine_samples, 0, 100)
