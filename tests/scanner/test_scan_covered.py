@@ -10,7 +10,7 @@ import pytest
 
 from scanner.covered_size import size_candidates, whole_sides
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals
-from scanner.find_work import make_work
+from scanner.find_work import Work, make_work
 from scanner.params import CoveredParams, FindParams, ScannerParams
 from scanner.scan import Scanner
 from scanner.scan_covered import read_corner, read_corner_turning, read_covered, turned
@@ -18,7 +18,7 @@ from scanner.scenes import Scene, SceneTruth, render
 from scanner.scenes_layout import fan, hand_row, pile
 from scanner.templates import Templates
 from scanner.types import Detection, Image, Quad
-from scorer.cards import DeckKind, parse_card
+from scorer.cards import Card, DeckKind, parse_card
 
 CARD_PX = 190.0
 """Long side of a card in the rendered scenes (table pixels; the camera looks straight down)."""
@@ -235,19 +235,27 @@ def test_a_pile_read_from_corners_names_only_its_own_cards_where_they_lie(templa
         assert gap < 0.25 * short, (d.card, gap)
 
 
+def _named_and_rival(
+    image: Image, work: Work, templates: Templates, p: ScannerParams
+) -> tuple[Detection, Card]:
+    """The first card covered-card reading names in ``image`` with no card known, and another
+    Oktris card to rank first against it."""
+    named = [d for d in read_covered(image, work, [], templates, p) if d.card is not None]
+    assert named
+    target = named[0]
+    assert target.card is not None
+    other = next(c for c in ("2S", "3D", "6C") if parse_card(c, DeckKind.OKTRIS) != target.card)
+    return target, parse_card(other, DeckKind.OKTRIS)
+
+
 def test_only_a_rival_of_the_deck_ranked_first_on_the_same_outline_vetoes_a_corner(
     fanned: tuple[Image, SceneTruth], templates: Templates
 ) -> None:
     image, _ = fanned
     p = _calibrated()
     work = make_work(image, p.find)
-    named = [d for d in read_covered(image, work, [], templates, p) if d.card is not None]
-    assert named
-    target = named[0]
-    assert target.card is not None
+    target, rival = _named_and_rival(image, work, templates, p)
     found = Detection(card=None, confidence=0.5, corners=target.corners, top=False)
-    other = next(c for c in ("2S", "3D", "6C") if parse_card(c, DeckKind.OKTRIS) != target.card)
-    rival = parse_card(other, DeckKind.OKTRIS)
     vetoed = read_covered(image, work, [found], templates, p, [rival])
     assert found in vetoed
     assert target.card not in [d.card for d in vetoed]
@@ -378,11 +386,7 @@ def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
     image, _ = fanned
     p = _calibrated()
     work = make_work(image, p.find)
-    named = [d for d in read_covered(image, work, [], templates, p) if d.card is not None]
-    target = named[0]
-    assert target.card is not None
-    other = next(c for c in ("2S", "3D", "6C") if parse_card(c, DeckKind.OKTRIS) != target.card)
-    rival = parse_card(other, DeckKind.OKTRIS)
+    target, rival = _named_and_rival(image, work, templates, p)
     # the identifier's first card barely ahead of its runner-up: a tie, no veto
     tied = Detection(
         card=None,
