@@ -329,10 +329,10 @@ def _probe_size(
 ) -> tuple[float | None, list[_Named], set[int]]:
     """The frame's card size chosen by the index: the corners with the longest arms whose index
     box shows print at some of ``sizes`` (work pixels), up to ``size_probes`` of them and until
-    a size names ``size_votes`` of them, are read at each such size until one names the card;
-    a corner named is read at its other sizes too, and its vote goes to the size where the card
-    named scores best (an index still names its card at sizes some 10% off, as the templates
-    are tried at several scales, but scores best near its own).  The size with most votes (the
+    a size names ``size_votes`` of them, are read at each such size; a corner named (at the
+    first size that names a card) votes for the size where the card named scores best (an
+    index still names its card at sizes some 10% off, as the templates are tried at several
+    scales, but scores best near its own).  The size with most votes (the
     best scored on a tie) is the frame's.  Returns that size (``None`` when no corner is
     named), the cards named, laid out at it, and the indices of the corners read."""
     p = params.covered
@@ -352,19 +352,16 @@ def _probe_size(
         if not worth:
             continue
         probed.add(k)
-        read: dict[int, CornerReading] = {}
-        for i in worth:
-            reads += 1
-            read[i] = read_corner(frame, _probe_quad(proposal, sizes[i], work, aspect), templates, params)
-            if read[i].card is not None:
-                break  # an index reads right within a few percent of its size: one size names it
+        # read at every size: the first size naming a card names it, and its index scores best
+        # at its own size
+        read = {
+            i: read_corner(frame, _probe_quad(proposal, sizes[i], work, aspect), templates, params)
+            for i in worth
+        }
+        reads += len(worth)
         name = next((r.card for r in read.values() if r.card is not None), None)
         if name is None:
             continue
-        for i in worth:  # the named card's index read at the other sizes too: it scores best at its own
-            if i not in read:
-                reads += 1
-                read[i] = read_corner(frame, _probe_quad(proposal, sizes[i], work, aspect), templates, params)
         i = max((i for i, r in read.items() if r.candidate == name), key=lambda i: read[i].score)
         count[i] += 1
         total[i] += read[i].score

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -52,39 +54,45 @@ def test_cards_without_a_template_have_no_lead() -> None:
     )
 
 
-def test_whole_black_cards_of_the_scene_fixtures_are_told_apart_or_left_open_never_swapped() -> None:
-    """Spades and clubs that show their whole face, cut out at their true corners: the check's
-    two thresholds decide many of them and never for the other suit."""
+def _black_fixture_cards() -> Iterator[tuple[str, StdCard, dict[str, Any], Image]]:
+    """Every spade and club of the Oktris scene fixtures: its scene's file, its card, its truth
+    entry and the card cut out at its true corners."""
     doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
-    templates = Templates.builtin(DeckKind.OKTRIS)
-    decided = swapped = seen = 0
     for scene in doc["scenes"]:
         if scene["deck"] != DeckKind.OKTRIS.value:
             continue
         image = np.asarray(cv2.imread(str(FIXTURES / scene["file"]), cv2.IMREAD_COLOR), dtype=np.uint8)
         for card in scene["cards"]:
             truth = parse_card(card["card"], DeckKind.OKTRIS)
-            if not (isinstance(truth, StdCard) and truth.rank <= 8 and not truth.suit.is_red):
-                continue
-            if not (card["top"] and card["visible_fraction"] > 0.97):
+            if not (isinstance(truth, StdCard) and not truth.suit.is_red):
                 continue
             corners = tuple((float(x), float(y)) for x, y in card["corners"])
-            warped = warp_card(image, corners, FindParams())  # type: ignore[arg-type]
-            found = symbol_lead(
-                warped, StdCard(truth.rank, Suit.SPADES), StdCard(truth.rank, Suit.CLUBS), templates, PARAMS
-            )
-            if found is None or found[1] < PARAMS.suit_fit:
-                continue
-            seen += 1
-            named = (
-                Suit.SPADES
-                if found[0] >= PARAMS.spade_lead
-                else Suit.CLUBS
-                if found[0] <= PARAMS.club_lead
-                else None
-            )
-            decided += named is not None
-            swapped += named is not None and named is not truth.suit
+            yield scene["file"], truth, card, warp_card(image, corners, FindParams())  # type: ignore[arg-type]
+
+
+def test_whole_black_cards_of_the_scene_fixtures_are_told_apart_or_left_open_never_swapped() -> None:
+    """Spades and clubs that show their whole face, cut out at their true corners: the check's
+    two thresholds decide many of them and never for the other suit."""
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    decided = swapped = seen = 0
+    for _, truth, card, warped in _black_fixture_cards():
+        if not (truth.rank <= 8 and card["top"] and card["visible_fraction"] > 0.97):
+            continue
+        found = symbol_lead(
+            warped, StdCard(truth.rank, Suit.SPADES), StdCard(truth.rank, Suit.CLUBS), templates, PARAMS
+        )
+        if found is None or found[1] < PARAMS.suit_fit:
+            continue
+        seen += 1
+        named = (
+            Suit.SPADES
+            if found[0] >= PARAMS.spade_lead
+            else Suit.CLUBS
+            if found[0] <= PARAMS.club_lead
+            else None
+        )
+        decided += named is not None
+        swapped += named is not None and named is not truth.suit
     assert seen >= 10
     assert swapped == 0
     assert decided >= seen // 3, (decided, seen)
@@ -94,29 +102,21 @@ def test_identify_names_close_spade_club_calls_of_the_fixtures_by_their_pips_and
     """Black cards of the scene fixtures cut out at their true corners: with the check, the
     identifier names some that it leaves open without it, each right, its runner-up the other
     suit of that rank; it never changes a card the other rules name."""
-    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
     templates = Templates.builtin(DeckKind.OKTRIS)
     off = replace(PARAMS, club_lead=1.0)
     added = 0
-    for scene in doc["scenes"]:
-        if scene["deck"] != DeckKind.OKTRIS.value:
+    for file, truth, card, warped in _black_fixture_cards():
+        if not card["identifiable"]:
             continue
-        image = np.asarray(cv2.imread(str(FIXTURES / scene["file"]), cv2.IMREAD_COLOR), dtype=np.uint8)
-        for card in scene["cards"]:
-            truth = parse_card(card["card"], DeckKind.OKTRIS)
-            if not (isinstance(truth, StdCard) and not truth.suit.is_red and card["identifiable"]):
-                continue
-            corners = tuple((float(x), float(y)) for x, y in card["corners"])
-            warped = warp_card(image, corners, FindParams())  # type: ignore[arg-type]
-            without, with_check = identify(warped, templates, off), identify(warped, templates, PARAMS)
-            if without.card is not None:
-                assert with_check.card == without.card
-                continue
-            if with_check.card is None:
-                continue
-            added += 1
-            assert with_check.card == truth, (scene["file"], truth, with_check)
-            assert with_check.runner_up == StdCard(
-                truth.rank, Suit.CLUBS if truth.suit is Suit.SPADES else Suit.SPADES
-            )
+        without, with_check = identify(warped, templates, off), identify(warped, templates, PARAMS)
+        if without.card is not None:
+            assert with_check.card == without.card
+            continue
+        if with_check.card is None:
+            continue
+        added += 1
+        assert with_check.card == truth, (file, truth, with_check)
+        assert with_check.runner_up == StdCard(
+            truth.rank, Suit.CLUBS if truth.suit is Suit.SPADES else Suit.SPADES
+        )
     assert added >= 1

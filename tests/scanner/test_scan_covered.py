@@ -235,26 +235,24 @@ def test_a_pile_read_from_corners_names_only_its_own_cards_where_they_lie(templa
         assert gap < 0.25 * short, (d.card, gap)
 
 
-def _named_and_rival(
-    image: Image, work: Work, templates: Templates, p: ScannerParams
-) -> tuple[Detection, Card]:
-    """The first card covered-card reading names in ``image`` with no card known, and another
-    Oktris card to rank first against it."""
+def _named_and_rival(image: Image, templates: Templates) -> tuple[ScannerParams, Work, Detection, Card]:
+    """Calibrated parameters, the work image of ``image``, the first card covered-card reading
+    names there with no card known, and another Oktris card to rank first against it."""
+    p = _calibrated()
+    work = make_work(image, p.find)
     named = [d for d in read_covered(image, work, [], templates, p) if d.card is not None]
     assert named
     target = named[0]
     assert target.card is not None
     other = next(c for c in ("2S", "3D", "6C") if parse_card(c, DeckKind.OKTRIS) != target.card)
-    return target, parse_card(other, DeckKind.OKTRIS)
+    return p, work, target, parse_card(other, DeckKind.OKTRIS)
 
 
 def test_only_a_rival_of_the_deck_ranked_first_on_the_same_outline_vetoes_a_corner(
     fanned: tuple[Image, SceneTruth], templates: Templates
 ) -> None:
     image, _ = fanned
-    p = _calibrated()
-    work = make_work(image, p.find)
-    target, rival = _named_and_rival(image, work, templates, p)
+    p, work, target, rival = _named_and_rival(image, templates)
     found = Detection(card=None, confidence=0.5, corners=target.corners, top=False)
     vetoed = read_covered(image, work, [found], templates, p, [rival])
     assert found in vetoed
@@ -384,9 +382,7 @@ def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
     fanned: tuple[Image, SceneTruth], templates: Templates
 ) -> None:
     image, _ = fanned
-    p = _calibrated()
-    work = make_work(image, p.find)
-    target, rival = _named_and_rival(image, work, templates, p)
+    p, work, target, rival = _named_and_rival(image, templates)
     # the identifier's first card barely ahead of its runner-up: a tie, no veto
     tied = Detection(
         card=None,
