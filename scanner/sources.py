@@ -317,7 +317,7 @@ def open_source(
             log.info("source auto: using OpenCV device 0")
             return open_source("opencv:0")
         folder = demo_dir or DEFAULT_DEMO_DIR
-        log.info("source auto: no camera; playing the demo folder %s", folder)
+        log.info("source auto: no camera found; the demo folder %s stands in", folder)
         return ReplaySource(folder, realtime=True)
     if text == "picamera":
         return ResilientSource(lambda: PicameraSource(picamera), name="picamera")

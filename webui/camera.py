@@ -212,8 +212,9 @@ class CameraThread:
             if not DEFAULT_DEMO_DIR.is_dir():
                 self._run_demo()
                 raise RuntimeError(NO_CAMERA)
-            if not self._start_recorded_demo(DEFAULT_DEMO_DIR):
-                raise RuntimeError(NO_CAMERA)
+            refused = self._start_recorded_demo(DEFAULT_DEMO_DIR)
+            if refused:
+                raise RuntimeError(f"{NO_CAMERA}; {refused}")
             calibration = calibration or DEFAULT_DEMO_DIR / "calibration.toml"
         watcher: Any = None
         proposer: Any = None
@@ -296,14 +297,16 @@ class CameraThread:
             detect, deck=deck, seats=players, zones=setup.zones, read_at=read_at, card_size_px=card_size
         )
 
-    def _start_recorded_demo(self, folder: Path) -> bool:
+    def _start_recorded_demo(self, folder: Path) -> str | None:
         """Prepare the table for the built-in recording, once, and only on a game nobody has played
         (or an earlier demo, which then gives way to a new game): its game and number of players
-        (from the recording's calibration).  False: no demo now."""
+        (from the recording's calibration).  Returns ``None`` when the demo starts, else why not."""
         game = self.service.game
         earlier_demo = bool(game.events) and all(e.note == DEMO_NOTE for e in game.events)
-        if not self._demo_allowed or (game.seq and not earlier_demo):
-            return False
+        if not self._demo_allowed:
+            return "the demo recording has been played"
+        if game.seq and not earlier_demo:
+            return "the demo recording plays only on a new game, not over one in progress"
         self._demo_allowed = False
         from calibration.config import CalibrationError, load
 
@@ -311,7 +314,7 @@ class CameraThread:
             recorded = load(folder / "calibration.toml")
         except CalibrationError as error:
             log.warning("demo recording unusable: %s", error)
-            return False
+            return f"the demo recording is unusable: {error}"
         game_name = recorded.deck.kind.value
         players = recorded.seats.players
         if earlier_demo or game.name != game_name or len(game.players) != players:
@@ -319,7 +322,7 @@ class CameraThread:
             self.service.new_game(game_name, names, {})
         self._live_message = "no camera found: playing the demo recording"
         self._report(live=False, message=self._live_message)
-        return True
+        return None
 
     def _run_demo(self) -> None:
         """No camera and no recorded demo: a simulated game at a human pace, once, on a fresh game."""

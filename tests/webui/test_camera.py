@@ -212,6 +212,7 @@ def test_auto_never_plays_the_demo_into_a_game_in_progress(tmp_path: Path) -> No
     camera.start()
     try:
         assert wait_until(lambda: "no camera found" in service.camera.message, timeout=30)
+        assert "only on a new game" in service.camera.message
         time.sleep(0.5)
     finally:
         camera.stop()
