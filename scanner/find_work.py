@@ -66,10 +66,10 @@ def make_work(image: Image, p: FindParams) -> Work:
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    grey, a, b = cv2.split(lab)
-    # |a - 128| <= max_chroma and |b - 128| <= max_chroma, as integer ranges
+    grey: Arr = cv2.extractChannel(lab, 0)
+    # |a - 128| <= max_chroma and |b - 128| <= max_chroma, as integer ranges, in one pass over Lab
     low, high = math.ceil(128 - p.max_chroma), math.floor(128 + p.max_chroma)
-    colourless: Arr = cv2.bitwise_and(cv2.inRange(a, low, high), cv2.inRange(b, low, high))
+    colourless: Arr = cv2.inRange(lab, (0, low, low), (255, high, high))
 
     tiny_size = (max(1, size[0] // p.background_scale), max(1, size[1] // p.background_scale))
     tiny = cv2.resize(grey, tiny_size, interpolation=cv2.INTER_AREA)
@@ -85,9 +85,8 @@ def make_work(image: Image, p: FindParams) -> Work:
     smooth = cv2.GaussianBlur(grey, (3, 3), 0)
     union_outlines, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     fine = _fine_edges(smooth, union_outlines, p)
-    split = cv2.bitwise_and(
-        mask, cv2.bitwise_not(cv2.dilate(fine, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))))
-    )
+    # 0/255 masks: a saturating subtraction is ``mask`` and not the widened edges, in one pass
+    split = cv2.subtract(mask, cv2.dilate(fine, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))))
     outline = cv2.morphologyEx(union, cv2.MORPH_GRADIENT, square)
     near_cards = cv2.dilate(union, np.ones((5, 5), np.uint8))
     edges = cv2.bitwise_and(cv2.bitwise_or(cv2.dilate(fine, square), outline), near_cards)
@@ -99,8 +98,7 @@ def make_work(image: Image, p: FindParams) -> Work:
     bright = cv2.bitwise_and(bright, colourless)
     bright = cv2.bitwise_and(cv2.morphologyEx(bright, cv2.MORPH_OPEN, square), not_edges)
 
-    gx = cv2.Sobel(smooth, cv2.CV_16S, 1, 0, ksize=3)
-    gy = cv2.Sobel(smooth, cv2.CV_16S, 0, 1, ksize=3)
+    gx, gy = cv2.spatialGradient(smooth, ksize=3)  # both 3x3 Sobel derivatives (int16) in one pass
     return Work(
         scale=scale,
         grey=grey,
