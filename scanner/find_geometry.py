@@ -191,38 +191,42 @@ def refine(quad: FloatArray, grey: Arr, radius: int, min_points: float, min_step
     if radius == 0:
         return quad
     h, w = grey.shape[:2]
-    centre = quad.mean(axis=0)
+    cx, cy = quad.mean(axis=0).tolist()
     offsets = np.arange(-radius, radius + 1, dtype=np.float64)
-    # the four sides at once: start, run, length and outward normal of each
-    run = quad[[1, 2, 3, 0]] - quad
-    lengths = np.sqrt(run[:, 0] * run[:, 0] + run[:, 1] * run[:, 1])
-    usable = lengths >= 4
-    if not usable.any():
+    corners = quad.tolist()
+    counts: list[int] = []
+    bases: list[FloatArray] = []
+    normals: list[tuple[float, float]] = []
+    for i in range(4):
+        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 4]
+        dx, dy = bx - ax, by - ay
+        length = math.sqrt(dx * dx + dy * dy)
+        if length < 4:
+            counts.append(0)
+            continue
+        nx, ny = -dy / length, dx / length
+        if nx * (cx - (ax + bx) / 2.0) + ny * (cy - (ay + by) / 2.0) > 0:
+            nx, ny = -nx, -ny  # point outwards
+        count = max(6, int(length / 6))
+        t = spaced(0.12, 0.88, count)
+        bases.append(np.array([ax, ay]) + np.array([dx, dy]) * t[:, None])
+        normals.extend([(nx, ny)] * count)
+        counts.append(count)
+    if not bases:
         return quad
-    safe = np.where(usable, lengths, 1.0)
-    normal = np.stack([-run[:, 1] / safe, run[:, 0] / safe], axis=1)
-    middle = (quad + quad[[1, 2, 3, 0]]) / 2.0
-    inward = normal[:, 0] * (centre[0] - middle[:, 0]) + normal[:, 1] * (centre[1] - middle[:, 1]) > 0
-    normal[inward] = -normal[inward]  # point outwards
-    counts = [max(6, int(length / 6)) if length >= 4 else 0 for length in lengths.tolist()]
-    side = np.repeat(np.arange(4), counts)
-    t = np.concatenate([spaced(0.12, 0.88, count) for count in counts if count])
     # every side's probes sampled in one call
-    base = quad[side] + run[side] * t[:, None]
-    normals = normal[side]
-    probe = base[:, None, :] + normals[:, None, :] * offsets[None, :, None]
+    base = np.concatenate(bases)
+    normal = np.array(normals, dtype=np.float64)
+    probe = base[:, None, :] + normal[:, None, :] * offsets[None, :, None]
     px = probe[..., 0].astype(np.float32)
     py = probe[..., 1].astype(np.float32)
     vals = cv2.remap(grey, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
     step = np.abs(vals[:, :-2] - vals[:, 2:])
     best = step.argmax(axis=1)
     strength = step[np.arange(len(step)), best]
-    # a probe runs straight, so its ends are its extremes
-    ends_x, ends_y = px[:, [0, -1]], py[:, [0, -1]]
-    inside = (ends_x.min(axis=1) >= 0) & (ends_y.min(axis=1) >= 0) & (ends_x.max(axis=1) < w)
-    inside &= ends_y.max(axis=1) < h
+    inside = (px.min(axis=1) >= 0) & (py.min(axis=1) >= 0) & (px.max(axis=1) < w) & (py.max(axis=1) < h)
     good = (strength >= min_step) & inside
-    found = base + normals * offsets[best + 1][:, None]
+    found = base + normal * offsets[best + 1][:, None]
     lines: list[Line | None] = []
     start = 0
     for count in counts:

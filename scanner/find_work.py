@@ -77,10 +77,10 @@ def make_work(image: Image, p: FindParams) -> Work:
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    grey: Arr = cv2.extractChannel(lab, 0)
-    # |a - 128| <= max_chroma and |b - 128| <= max_chroma, as integer ranges, in one pass over Lab
+    grey, a, b = cv2.split(lab)
+    # |a - 128| <= max_chroma and |b - 128| <= max_chroma, as integer ranges
     low, high = math.ceil(128 - p.max_chroma), math.floor(128 + p.max_chroma)
-    colourless: Arr = cv2.inRange(lab, (0, low, low), (255, high, high))
+    colourless: Arr = cv2.bitwise_and(cv2.inRange(a, low, high), cv2.inRange(b, low, high))
 
     tiny_size = (max(1, size[0] // p.background_scale), max(1, size[1] // p.background_scale))
     tiny = cv2.resize(grey, tiny_size, interpolation=cv2.INTER_AREA)
@@ -96,8 +96,9 @@ def make_work(image: Image, p: FindParams) -> Work:
     smooth = cv2.GaussianBlur(grey, (3, 3), 0)
     union_outlines, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     fine = _fine_edges(smooth, union_outlines, p)
-    # 0/255 masks: a saturating subtraction is ``mask`` and not the widened edges, in one pass
-    split = cv2.subtract(mask, cv2.dilate(fine, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))))
+    split = cv2.bitwise_and(
+        mask, cv2.bitwise_not(cv2.dilate(fine, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))))
+    )
 
     blurred = cv2.medianBlur(grey, p.denoise_kernel) if p.denoise_kernel > 1 else grey
     not_edges = cv2.bitwise_not(cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high), square))
