@@ -1,16 +1,18 @@
-"""Scanner speed: median milliseconds per 1280x720 frame on one core, 1, 4 and 8 cards.
+"""Scanner speed: median milliseconds per 1280x720 frame on one core, 1, 4 and 8 cards, 4 fanned.
 
 Run: ``.venv/bin/python -m benchmarks.scanner_speed [--repeat N] [--against REV]``.
 
 Frames are rendered scenes (``scanner.scenes``) of separate cards of the
 Oktris deck on green felt, seen slightly tilted, with the renderer's default
-light, blur and noise.  Every frame is scanned ``--repeat`` times after a
-warm-up; the figures are medians over all scans of the whole pipeline (find and
-identify every card, ``Scanner.scan``), of finding alone (``find_cards``) and of the
-finder's fixed cost per frame, its work image (``make_work``: scaling, Lab, table
-estimate, edges), and per card found, the medians of cutting it out (``warp_card``)
-and of identifying it (``identify``), and of identifying its ``CardView`` (the card warped
-only where it is read, as the scan does: cutting and identifying together).
+light, blur and noise, and (row ``4 fan``) of four cards fanned out, each
+lying on the one before: there covered-card reading runs too.  Every frame is
+scanned ``--repeat`` times after a warm-up; the figures are medians over all
+scans of the whole pipeline (find and identify every card, ``Scanner.scan``),
+of finding alone (``find_cards``) and of the finder's fixed cost per frame, its
+work image (``make_work``: scaling, Lab, table estimate, edges), and per card
+found, the medians of cutting it out (``warp_card``) and of identifying it
+(``identify``), and of identifying its ``CardView`` (the card warped only where
+it is read, as the scan does: cutting and identifying together).
 OpenCV runs on one thread (``cv2.setNumThreads(1)``).
 
 With ``--against REV`` the scanner of git revision ``REV`` (its ``scanner`` folder,
@@ -70,6 +72,38 @@ def frames(count: int, seed: int) -> list[np.ndarray]:
         image, _truth = render(scene, rng)
         out.append(image)
     return out
+
+
+FAN = 4
+"""Cards of the fanned frames."""
+
+
+def fanned_frames(seed: int) -> list[np.ndarray]:
+    """``FRAMES`` rendered 1280x720 frames of ``FAN`` Oktris cards fanned out left to right, each
+    lying on the one before with the index corner of its left side showing: frames where
+    covered-card reading runs (corners read at the cards' visible index corners)."""
+    rng = np.random.default_rng(seed)
+    deck = oktris_deck()
+    out = []
+    for _ in range(FRAMES):
+        picks = rng.choice(len(deck), size=FAN, replace=False)
+        x0, y0 = float(rng.uniform(450, 700)), float(rng.uniform(280, 440))
+        base = float(rng.uniform(-20, 20))
+        cards = tuple(
+            PlacedCard(deck[int(pick)], (x0 + 48.0 * k, y0 + float(rng.uniform(-6, 6))), base + 8.0 * k)
+            for k, pick in enumerate(picks)
+        )
+        scene = Scene(cards=cards, camera=Camera(tilt_deg=8.0), card_px=150.0)
+        image, _truth = render(scene, rng)
+        out.append(image)
+    return out
+
+
+def cases() -> list[tuple[str, list[np.ndarray]]]:
+    """The frames measured, by row label: 1, 4 and 8 separate cards, and 4 cards fanned."""
+    return [(str(count), frames(count, seed=count)) for count in COUNTS] + [
+        (f"{FAN} fan", fanned_frames(seed=40 + FAN))
+    ]
 
 
 def _median_ms(fn: object, images: list[np.ndarray], repeat: int) -> float:
@@ -149,8 +183,7 @@ def compare(rev: str, repeat: int) -> None:
             f"{'cards':>5} {'scan old':>9} {'scan new':>9} {'ratio':>6} {'find old':>9} {'find new':>9}"
             f" {'ratio':>6} {'work old':>9} {'work new':>9} {'ratio':>6}"
         )
-        for count in COUNTS:
-            images = frames(count, seed=count)
+        for label, images in cases():
             times: dict[tuple[str, str], list[float]] = {}
             for round_ in range(repeat):
                 order = ("old", "new") if round_ % 2 == 0 else ("new", "old")
@@ -171,7 +204,7 @@ def compare(rev: str, repeat: int) -> None:
                             ("work", worked - scanned),
                         ):
                             times.setdefault((stage, tag), []).append(ms * 1000.0)
-            row = f"{count:>5}"
+            row = f"{label:>5}"
             for stage in ("scan", "find", "work"):
                 old = statistics.median(times[(stage, "old")])
                 new = statistics.median(times[(stage, "new")])
@@ -199,15 +232,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8} {'work ms':>8}"
         f" {'warp/card':>10} {'ident/card':>10} {'view/card':>10}"
     )
-    for count in COUNTS:
-        images = frames(count, seed=count)
+    for label, images in cases():
         found = statistics.median(len(scanner.scan(image).detections) for image in images)
         scan_ms = _median_ms(scanner.scan, images, args.repeat)
         find_ms = _median_ms(lambda image: find_cards(image, params), images, args.repeat)
         work_ms = _median_ms(lambda image: make_work(image, params), images, args.repeat)
         warp_ms, ident_ms, view_ms = _per_card_ms(scanner, images, args.repeat)
         print(
-            f"{count:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f} {work_ms:>8.2f}"
+            f"{label:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f} {work_ms:>8.2f}"
             f" {warp_ms:>10.2f} {ident_ms:>10.2f} {view_ms:>10.2f}"
         )
     return 0
