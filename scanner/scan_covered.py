@@ -137,10 +137,16 @@ def corner_card_image(frame: Image, quad: FloatArray, params: ScannerParams) -> 
 
 
 @functools.lru_cache(maxsize=16)
-def _searching(identify: IdentifyParams, search_px: int) -> IdentifyParams:
-    """``identify`` searching ``search_px`` around the index, made once per parameter set (a new
-    parameter set checks every field, which costs more than cutting out the corner read)."""
-    return identify if identify.search_px == search_px else replace(identify, search_px=search_px)
+def _corner_params(identify: IdentifyParams, search_px: int, standard: bool) -> IdentifyParams:
+    """The identifier's parameters for reading one index corner: the search ``search_px`` around
+    it and, for a standard card, the lone-corner template sizes (those ``read_index`` switches to
+    for one corner).  Made once per parameter set: a new parameter set checks every field, which
+    costs more than cutting out the corner read."""
+    if identify.search_px != search_px:
+        identify = replace(identify, search_px=search_px)
+    if standard and identify.lone_corner_scales != identify.template_scales:
+        identify = replace(identify, template_scales=identify.lone_corner_scales)
+    return identify
 
 
 def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams) -> CornerReading:
@@ -153,7 +159,7 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
     image = corner_card_image(frame, quad, params)
-    identify = _searching(params.identify, p.search_px)
+    identify = _corner_params(params.identify, p.search_px, not octo)
     reading = read_index(image, templates, identify, corner=octo, upright_only=True)
     order = np.argsort(-reading.scores)
     best = int(order[0])
