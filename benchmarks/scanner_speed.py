@@ -19,7 +19,9 @@ With ``--against REV`` the scanner of git revision ``REV`` (its ``scanner`` fold
 loaded as a second package) and the current one scan the same frames taking turns,
 round by round, and the medians of both and their ratios (current / ``REV``) are
 printed for the whole pipeline, finding (given the work image) and the work image: the side-by-side figure
-that a shared, noisy machine still measures fairly.
+that a shared, noisy machine still measures fairly.  With ``--scenes DIR`` as well, the scenes of a
+fixture folder (``tests/fixtures/scenes``, or held-out scenes rendered into a folder) are scanned
+that way instead, ``--repeat`` rounds, and the whole scan's time per frame is compared.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import json
 import os
 import re
 import statistics
@@ -212,13 +215,65 @@ def compare(rev: str, repeat: int) -> None:
             print(row)
 
 
+def compare_scenes(rev: str, folder: Path, rounds: int) -> None:
+    """Print the whole scan's time per frame of the scenes of ``folder`` (its ``truth.json`` names
+    each image and its deck), the scanner of revision ``rev`` and the current one taking turns on
+    every frame: the medians per frame, the totals, and the median of the per-frame ratios.
+
+    Raises:
+        FileNotFoundError: ``folder`` has no ``truth.json``.
+        ValueError: an image of the folder cannot be read.
+    """
+    scenes = json.loads((folder / "truth.json").read_text(encoding="utf-8"))["scenes"]
+    with tempfile.TemporaryDirectory() as scratch:
+        old_scan, _find, _work = load_tree(rev, Path(scratch))
+        scanners: dict[tuple[str, DeckKind], Scanner] = {}
+        times: dict[tuple[str, str], list[float]] = {}
+        print(f"current tree against {rev}: {len(scenes)} scenes of {folder} x {rounds} rounds, taking turns")
+        print(f"load average at start: {os.getloadavg()[0]:.1f}")
+        for round_ in range(rounds):
+            order = ("old", "new") if round_ % 2 == 0 else ("new", "old")
+            for scene in scenes:
+                image = cv2.imread(str(folder / scene["file"]), cv2.IMREAD_COLOR)
+                if image is None:
+                    raise ValueError(f"{folder / scene['file']}: not a readable image")
+                deck = DeckKind(scene["deck"])
+                for tag in order:
+                    if (tag, deck) not in scanners:
+                        scanners[(tag, deck)] = (old_scan.Scanner if tag == "old" else Scanner)(deck)
+                        scanners[(tag, deck)].warm_up()
+                    start = time.perf_counter()
+                    scanners[(tag, deck)].scan(np.asarray(image, np.uint8))
+                    times.setdefault((scene["file"], tag), []).append((time.perf_counter() - start) * 1000.0)
+        old = [statistics.median(times[(scene["file"], "old")]) for scene in scenes]
+        new = [statistics.median(times[(scene["file"], "new")]) for scene in scenes]
+        ratio = statistics.median(n / o for o, n in zip(old, new, strict=True))
+        print(
+            f"median ms per frame: old {statistics.median(old):.1f}, new {statistics.median(new):.1f}; "
+            f"total: old {sum(old):.0f}, new {sum(new):.0f} (ratio {sum(new) / sum(old):.2f}); "
+            f"median per-frame ratio {ratio:.2f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the speed figures; returns the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="scans of every frame (default 10)")
     parser.add_argument("--against", metavar="REV", help="compare with the scanner of git revision REV")
+    parser.add_argument(
+        "--scenes",
+        metavar="DIR",
+        type=Path,
+        help="with --against: scan the scenes of DIR (a folder with truth.json, e.g. tests/fixtures/scenes) "
+        "instead of the speed frames, --repeat rounds",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.scenes is not None and not args.against:
+        parser.error("--scenes needs --against REV")
+    if args.against and args.scenes is not None:
+        compare_scenes(args.against, args.scenes, args.repeat)
+        return 0
     if args.against:
         compare(args.against, args.repeat)
         return 0
