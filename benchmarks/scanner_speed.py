@@ -1,23 +1,27 @@
-"""Scanner speed: median milliseconds per 1280x720 frame on one core, 1, 4 and 8 cards.
+"""Scanner speed: median milliseconds per 1280x720 frame on one core, 1, 4 and 8 cards, 4 fanned.
 
 Run: ``.venv/bin/python -m benchmarks.scanner_speed [--repeat N] [--against REV]``.
 
 Frames are rendered scenes (``scanner.scenes``) of separate cards of the
 Oktris deck on green felt, seen slightly tilted, with the renderer's default
-light, blur and noise.  Every frame is scanned ``--repeat`` times after a
-warm-up; the figures are medians over all scans of the whole pipeline (find and
-identify every card, ``Scanner.scan``), of finding alone (``find_cards``) and of the
-finder's fixed cost per frame, its work image (``make_work``: scaling, Lab, table
-estimate, edges), and per card found, the medians of cutting it out (``warp_card``)
-and of identifying it (``identify``), and of identifying its ``CardView`` (the card warped
-only where it is read, as the scan does: cutting and identifying together).
+light, blur and noise, and (row ``4 fan``) of four cards fanned out, each
+lying on the one before: there covered-card reading runs too.  Every frame is
+scanned ``--repeat`` times after a warm-up; the figures are medians over all
+scans of the whole pipeline (find and identify every card, ``Scanner.scan``),
+of finding alone (``find_cards``) and of the finder's fixed cost per frame, its
+work image (``make_work``: scaling, Lab, table estimate, edges), and per card
+found, the medians of cutting it out (``warp_card``) and of identifying it
+(``identify``), and of identifying its ``CardView`` (the card warped only where
+it is read, as the scan does: cutting and identifying together).
 OpenCV runs on one thread (``cv2.setNumThreads(1)``).
 
 With ``--against REV`` the scanner of git revision ``REV`` (its ``scanner`` folder,
 loaded as a second package) and the current one scan the same frames taking turns,
 round by round, and the medians of both and their ratios (current / ``REV``) are
 printed for the whole pipeline, finding (given the work image) and the work image: the side-by-side figure
-that a shared, noisy machine still measures fairly.
+that a shared, noisy machine still measures fairly.  With ``--scenes DIR`` as well, the scenes of a
+fixture folder (``tests/fixtures/scenes``, or held-out scenes rendered into a folder) are scanned
+that way instead, ``--repeat`` rounds, and the whole scan's time per frame is compared.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import json
 import os
 import re
 import statistics
@@ -70,6 +75,38 @@ def frames(count: int, seed: int) -> list[np.ndarray]:
         image, _truth = render(scene, rng)
         out.append(image)
     return out
+
+
+FAN = 4
+"""Cards of the fanned frames."""
+
+
+def fanned_frames(seed: int) -> list[np.ndarray]:
+    """``FRAMES`` rendered 1280x720 frames of ``FAN`` Oktris cards fanned out left to right, each
+    lying on the one before with the index corner of its left side showing: frames where
+    covered-card reading runs (corners read at the cards' visible index corners)."""
+    rng = np.random.default_rng(seed)
+    deck = oktris_deck()
+    out = []
+    for _ in range(FRAMES):
+        picks = rng.choice(len(deck), size=FAN, replace=False)
+        x0, y0 = float(rng.uniform(450, 700)), float(rng.uniform(280, 440))
+        base = float(rng.uniform(-20, 20))
+        cards = tuple(
+            PlacedCard(deck[int(pick)], (x0 + 48.0 * k, y0 + float(rng.uniform(-6, 6))), base + 8.0 * k)
+            for k, pick in enumerate(picks)
+        )
+        scene = Scene(cards=cards, camera=Camera(tilt_deg=8.0), card_px=150.0)
+        image, _truth = render(scene, rng)
+        out.append(image)
+    return out
+
+
+def cases() -> list[tuple[str, list[np.ndarray]]]:
+    """The frames measured, by row label: 1, 4 and 8 separate cards, and 4 cards fanned."""
+    return [(str(count), frames(count, seed=count)) for count in COUNTS] + [
+        (f"{FAN} fan", fanned_frames(seed=40 + FAN))
+    ]
 
 
 def _median_ms(fn: object, images: list[np.ndarray], repeat: int) -> float:
@@ -149,8 +186,7 @@ def compare(rev: str, repeat: int) -> None:
             f"{'cards':>5} {'scan old':>9} {'scan new':>9} {'ratio':>6} {'find old':>9} {'find new':>9}"
             f" {'ratio':>6} {'work old':>9} {'work new':>9} {'ratio':>6}"
         )
-        for count in COUNTS:
-            images = frames(count, seed=count)
+        for label, images in cases():
             times: dict[tuple[str, str], list[float]] = {}
             for round_ in range(repeat):
                 order = ("old", "new") if round_ % 2 == 0 else ("new", "old")
@@ -171,7 +207,7 @@ def compare(rev: str, repeat: int) -> None:
                             ("work", worked - scanned),
                         ):
                             times.setdefault((stage, tag), []).append(ms * 1000.0)
-            row = f"{count:>5}"
+            row = f"{label:>5}"
             for stage in ("scan", "find", "work"):
                 old = statistics.median(times[(stage, "old")])
                 new = statistics.median(times[(stage, "new")])
@@ -179,13 +215,65 @@ def compare(rev: str, repeat: int) -> None:
             print(row)
 
 
+def compare_scenes(rev: str, folder: Path, rounds: int) -> None:
+    """Print the whole scan's time per frame of the scenes of ``folder`` (its ``truth.json`` names
+    each image and its deck), the scanner of revision ``rev`` and the current one taking turns on
+    every frame: the medians per frame, the totals, and the median of the per-frame ratios.
+
+    Raises:
+        FileNotFoundError: ``folder`` has no ``truth.json``.
+        ValueError: an image of the folder cannot be read.
+    """
+    scenes = json.loads((folder / "truth.json").read_text(encoding="utf-8"))["scenes"]
+    with tempfile.TemporaryDirectory() as scratch:
+        old_scan, _find, _work = load_tree(rev, Path(scratch))
+        scanners: dict[tuple[str, DeckKind], Scanner] = {}
+        times: dict[tuple[str, str], list[float]] = {}
+        print(f"current tree against {rev}: {len(scenes)} scenes of {folder} x {rounds} rounds, taking turns")
+        print(f"load average at start: {os.getloadavg()[0]:.1f}")
+        for round_ in range(rounds):
+            order = ("old", "new") if round_ % 2 == 0 else ("new", "old")
+            for scene in scenes:
+                image = cv2.imread(str(folder / scene["file"]), cv2.IMREAD_COLOR)
+                if image is None:
+                    raise ValueError(f"{folder / scene['file']}: not a readable image")
+                deck = DeckKind(scene["deck"])
+                for tag in order:
+                    if (tag, deck) not in scanners:
+                        scanners[(tag, deck)] = (old_scan.Scanner if tag == "old" else Scanner)(deck)
+                        scanners[(tag, deck)].warm_up()
+                    start = time.perf_counter()
+                    scanners[(tag, deck)].scan(np.asarray(image, np.uint8))
+                    times.setdefault((scene["file"], tag), []).append((time.perf_counter() - start) * 1000.0)
+        old = [statistics.median(times[(scene["file"], "old")]) for scene in scenes]
+        new = [statistics.median(times[(scene["file"], "new")]) for scene in scenes]
+        ratio = statistics.median(n / o for o, n in zip(old, new, strict=True))
+        print(
+            f"median ms per frame: old {statistics.median(old):.1f}, new {statistics.median(new):.1f}; "
+            f"total: old {sum(old):.0f}, new {sum(new):.0f} (ratio {sum(new) / sum(old):.2f}); "
+            f"median per-frame ratio {ratio:.2f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the speed figures; returns the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="scans of every frame (default 10)")
     parser.add_argument("--against", metavar="REV", help="compare with the scanner of git revision REV")
+    parser.add_argument(
+        "--scenes",
+        metavar="DIR",
+        type=Path,
+        help="with --against: scan the scenes of DIR (a folder with truth.json, e.g. tests/fixtures/scenes) "
+        "instead of the speed frames, --repeat rounds",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.scenes is not None and not args.against:
+        parser.error("--scenes needs --against REV")
+    if args.against and args.scenes is not None:
+        compare_scenes(args.against, args.scenes, args.repeat)
+        return 0
     if args.against:
         compare(args.against, args.repeat)
         return 0
@@ -199,15 +287,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{'cards':>5} {'found':>6} {'scan ms':>8} {'find ms':>8} {'work ms':>8}"
         f" {'warp/card':>10} {'ident/card':>10} {'view/card':>10}"
     )
-    for count in COUNTS:
-        images = frames(count, seed=count)
+    for label, images in cases():
         found = statistics.median(len(scanner.scan(image).detections) for image in images)
         scan_ms = _median_ms(scanner.scan, images, args.repeat)
         find_ms = _median_ms(lambda image: find_cards(image, params), images, args.repeat)
         work_ms = _median_ms(lambda image: make_work(image, params), images, args.repeat)
         warp_ms, ident_ms, view_ms = _per_card_ms(scanner, images, args.repeat)
         print(
-            f"{count:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f} {work_ms:>8.2f}"
+            f"{label:>5} {found:>6.0f} {scan_ms:>8.2f} {find_ms:>8.2f} {work_ms:>8.2f}"
             f" {warp_ms:>10.2f} {ident_ms:>10.2f} {view_ms:>10.2f}"
         )
     return 0

@@ -11,6 +11,7 @@ enclosed regions outline lone cards whatever the table's lightness.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,8 +46,8 @@ class Work:
     """``grey`` median-filtered (speckle and table texture gone)."""
     colourless: Arr
     """Pixels of little colour."""
-    edges: Arr
-    """Fine edges, widened by a pixel, plus the outline of ``union``: where card sides show."""
+    fine: Arr
+    """Fine edges (Canny of the lightly smoothed grey, around the clusters of card pixels)."""
     gx: Arr
     """Horizontal gradient (Sobel) of the lightly smoothed grey (int16)."""
     gy: Arr
@@ -55,6 +56,16 @@ class Work:
     """Lightness of the frame's lightest tenth."""
     union_outlines: tuple[Arr, ...]
     """The outer outlines of ``union`` (``cv2.RETR_EXTERNAL``, chains compressed)."""
+
+    @functools.cached_property
+    def edges(self) -> Arr:
+        """Fine edges, widened by a pixel, plus the outline of ``union``, near ``union``: where
+        card sides show.  Made on first use (only covered cards and corner hypotheses ask: a
+        frame of separate cards found whole never does) and kept."""
+        square = np.ones((3, 3), np.uint8)
+        outline = cv2.morphologyEx(self.union, cv2.MORPH_GRADIENT, square)
+        near_cards = cv2.dilate(self.union, np.ones((5, 5), np.uint8))
+        return np.asarray(cv2.bitwise_and(cv2.bitwise_or(cv2.dilate(self.fine, square), outline), near_cards))
 
 
 def make_work(image: Image, p: FindParams) -> Work:
@@ -88,9 +99,6 @@ def make_work(image: Image, p: FindParams) -> Work:
     split = cv2.bitwise_and(
         mask, cv2.bitwise_not(cv2.dilate(fine, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))))
     )
-    outline = cv2.morphologyEx(union, cv2.MORPH_GRADIENT, square)
-    near_cards = cv2.dilate(union, np.ones((5, 5), np.uint8))
-    edges = cv2.bitwise_and(cv2.bitwise_or(cv2.dilate(fine, square), outline), near_cards)
 
     blurred = cv2.medianBlur(grey, p.denoise_kernel) if p.denoise_kernel > 1 else grey
     not_edges = cv2.bitwise_not(cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high), square))
@@ -99,8 +107,7 @@ def make_work(image: Image, p: FindParams) -> Work:
     bright = cv2.bitwise_and(bright, colourless)
     bright = cv2.bitwise_and(cv2.morphologyEx(bright, cv2.MORPH_OPEN, square), not_edges)
 
-    gx = cv2.Sobel(smooth, cv2.CV_16S, 1, 0, ksize=3)
-    gy = cv2.Sobel(smooth, cv2.CV_16S, 0, 1, ksize=3)
+    gx, gy = cv2.spatialGradient(smooth, ksize=3)  # both 3x3 Sobel derivatives (int16) in one pass
     return Work(
         scale=scale,
         grey=grey,
@@ -111,7 +118,7 @@ def make_work(image: Image, p: FindParams) -> Work:
         regions=not_edges,
         blurred=blurred,
         colourless=colourless,
-        edges=edges,
+        fine=fine,
         gx=gx,
         gy=gy,
         light_level=_lightest_tenth(tiny),
