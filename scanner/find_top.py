@@ -6,6 +6,13 @@ only A's face print (pips, lines at any angle) crosses where they run.  A side
 "shows" at a sample point when the grey gradient there (within a pixel across
 the side) is strong enough and points across the side.  Of two overlapping
 cards, the one whose sides show clearly less inside the other is not on top.
+
+Once the cards are named, two more cues decide (``top_flags``): print shows only
+on the upper card, so a card whose index was read inside another card's outline
+lies over that card; and a top card that was not identified often has an outline
+that takes in the cards peeking out under it, so its outline is fitted again to
+the strongest outline of a card's size nearby (``refit_outline``) before it is
+read once more.
 """
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ import math
 import cv2
 import numpy as np
 
-from scanner.find_geometry import Arr, FloatArray, spaced
+from scanner.faces import INDEX_BOX
+from scanner.find_geometry import Arr, FloatArray, side_lengths, spaced
 from scanner.find_work import Work
 from scanner.params import FindParams
 
@@ -106,3 +114,174 @@ def compare_tops(quads: list[FloatArray], work: Work, p: FindParams) -> tuple[li
 def mark_tops(quads: list[FloatArray], work: Work, p: FindParams) -> list[bool]:
     """For each card, whether no other card lies over part of it."""
     return compare_tops(quads, work, p)[0]
+
+
+def order_above(quads: list[FloatArray], work: Work, p: FindParams) -> Arr:
+    """``above[i, j]``: card ``i`` lies over card ``j``, its sides showing clearly more (by
+    ``top_margin``) inside ``j`` than ``j``'s inside it.  A pair where one card has no side point
+    inside the other (its outline holds the other's: two outlines of one card) stays undecided."""
+    n = len(quads)
+    above = np.zeros((n, n), bool)
+    polys = [q.astype(np.float32) for q in quads]
+    areas = [float(cv2.contourArea(q)) for q in polys]
+    for i in range(n):
+        for j in range(i + 1, n):
+            inter, _ = cv2.intersectConvexConvex(polys[i], polys[j])
+            if inter <= p.top_min_overlap * min(areas[i], areas[j]):
+                continue
+            vi = side_visibility(quads[i], work, quads[j], p)
+            vj = side_visibility(quads[j], work, quads[i], p)
+            if vi is None or vj is None:
+                continue
+            if vi >= vj + p.top_margin:
+                above[i, j] = True
+            elif vj >= vi + p.top_margin:
+                above[j, i] = True
+    return above
+
+
+def index_box(quad: FloatArray) -> FloatArray:
+    """The corners of the index box at ``quad``'s first corner (``quad``: TL TR BR BL of the card
+    as its face reads upright), as a 4x2 array in ``quad``'s pixels."""
+    x0, y0, x1, y1 = INDEX_BOX
+    tl, tr, br, bl = (np.asarray(quad[k], np.float64) for k in range(4))
+    out = []
+    for u, v in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        upper = tl + u * (tr - tl)
+        lower = bl + u * (br - bl)
+        out.append(upper + v * (lower - upper))
+    return np.array(out)
+
+
+def index_over(quads: list[FloatArray], named: list[bool], p: FindParams) -> Arr:
+    """``over[i, j]``: the named card ``i`` was read at an index box lying (``top_index_share`` of
+    its corners, ``top_inset`` inside) within card ``j``'s outline: print shows only on the upper
+    card, so ``i`` lies over ``j`` there (and, both being flat, wherever they overlap)."""
+    n = len(quads)
+    over = np.zeros((n, n), bool)
+    for i in range(n):
+        if not named[i]:
+            continue
+        box = index_box(quads[i])
+        for j in range(n):
+            if j != i and _inside(box, quads[j], p.top_inset).mean() >= p.top_index_share:
+                over[i, j] = True
+    return over
+
+
+def top_flags(
+    quads: list[FloatArray],
+    named: list[bool],
+    whole: list[bool],
+    marked: list[bool],
+    work: Work,
+    p: FindParams,
+) -> list[bool]:
+    """For each card (``quads`` in work pixels, TL TR BR BL as read), whether it lies on top.
+
+    ``named``: the card was identified; ``whole``: its whole outline was found (not only a corner
+    it was named from); ``marked``: it was marked ``top`` before.  Which of two overlapping cards
+    lies over the other is ``order_above``'s answer unless ``index_over`` says otherwise.  A card
+    that another lies over is not on top; otherwise a named card found whole is on top; a card
+    named from a corner is on top when it lies over another card or was marked (read at both
+    its index corners); a card not identified keeps its mark.
+    """
+    above = order_above(quads, work, p)
+    by_index = index_over(quads, named, p)
+    above = (above & ~by_index.T) | by_index
+    flags: list[bool] = []
+    for i in range(len(quads)):
+        if above[:, i].any():
+            flags.append(False)
+        elif not named[i]:
+            flags.append(marked[i])
+        elif whole[i]:
+            flags.append(True)
+        else:
+            flags.append(bool(above[i, :].any()) or marked[i])
+    return flags
+
+
+def _edge_profile(coord: FloatArray, edge: Arr) -> tuple[FloatArray, float]:
+    """How many edge points lie at each whole-pixel position of ``coord`` (a side seen over two
+    positions counts half at each neighbour), and the position of bin 0."""
+    low = math.floor(float(coord.min()))
+    size = int(float(coord.max()) - low) + 3
+    hist = np.bincount(np.round(coord[edge] - low).astype(np.intp), minlength=size).astype(np.float64)
+    spread = hist.copy()
+    spread[1:] += 0.5 * hist[:-1]
+    spread[:-1] += 0.5 * hist[1:]
+    return spread, float(low)
+
+
+def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | None) -> FloatArray | None:
+    """The outline of a card's size (short side ``short`` work pixels, or a range of sizes from
+    ``quad``'s own when ``None``) whose four sides show best as straight edges within ``quad``
+    grown by ``top_refit_grow``, turned at most ``top_refit_turn`` degrees from ``quad``; a 4x2
+    array in work pixels (corners clockwise from the one nearest ``quad[0]``), or ``None`` when
+    nothing near ``quad`` can hold one."""
+    own_short, _ = side_lengths(quad)
+    if own_short < 4:
+        return None
+    if short is None:
+        low, high = p.top_refit_sizes
+        widths = np.arange(low, high + 1e-9, p.top_refit_size_step) * own_short
+    else:
+        band = p.top_refit_size_band
+        widths = np.arange(1.0 - band, 1.0 + band + 1e-9, p.top_refit_size_step) * short
+    centre = quad.mean(axis=0)
+    radius = np.linalg.norm(quad - centre, axis=1).mean()
+    grown = centre + (quad - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
+    h, w = work.grey.shape[:2]
+    x0, y0 = np.maximum(np.floor(grown.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(grown.max(axis=0)).astype(int) + 1, (w, h))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(grown - (x0, y0)).astype(np.int32), 1)
+    sel = inside > 0
+    gx = work.gx[y0:y1, x0:x1][sel].astype(np.float64)
+    gy = work.gy[y0:y1, x0:x1][sel].astype(np.float64)
+    ys, xs = np.nonzero(sel)
+    px = xs.astype(np.float64) + x0
+    py = ys.astype(np.float64) + y0
+    total = np.hypot(gx, gy)
+    start = quad[1] - quad[0]
+    base = math.atan2(float(start[1]), float(start[0]))
+    steps = int(p.top_refit_turn // p.top_refit_turn_step)
+    best: tuple[float, FloatArray] | None = None
+    for k in range(-steps, steps + 1):
+        angle = base + math.radians(k * p.top_refit_turn_step)
+        u = np.array([math.cos(angle), math.sin(angle)])
+        v = np.array([-u[1], u[0]])
+        profiles = []
+        for n in (u, v):
+            across = np.abs(gx * n[0] + gy * n[1])
+            edge = (across >= p.top_min_gradient) & (across >= p.top_alignment * total)
+            profiles.append(_edge_profile(px * n[0] + py * n[1], edge))
+        (hu, lu), (hv, lv) = profiles
+        for width in widths:
+            for along_u in (width, width * p.card_aspect):
+                along_v = width * p.card_aspect if along_u == width else width
+                iu, iv = round(along_u), round(along_v)
+                if iu < 1 or iv < 1 or iu >= len(hu) or iv >= len(hv):
+                    continue
+                su = hu[:-iu] + hu[iu:]  # two sides across u, ``along_u`` apart, each ``along_v`` long
+                sv = hv[:-iv] + hv[iv:]
+                ku, kv = int(np.argmax(su)), int(np.argmax(sv))
+                shown = (float(su[ku]) + float(sv[kv])) / (2.0 * (along_u + along_v))
+                if best is None or shown > best[0]:
+                    a0, a1 = lu + ku, lu + ku + iu
+                    b0, b1 = lv + kv, lv + kv + iv
+                    rect = np.array([u * a0 + v * b0, u * a1 + v * b0, u * a1 + v * b1, u * a0 + v * b1])
+                    best = (shown, rect)
+    if best is None:
+        return None
+    rect = np.roll(best[1], -int(np.argmin(np.linalg.norm(best[1] - quad[0], axis=1))), axis=0)
+    return rect
+
+
+def outline_distance(a: FloatArray, b: FloatArray) -> float:
+    """Mean distance between the corners of two outlines (4x2), in the corner order that fits
+    best (either may start at any corner)."""
+    return min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean()) for k in range(4))

@@ -77,14 +77,17 @@ def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
     hand = report.by_group["hand"]
     assert hand.visible > 0 and hand.identified / hand.visible >= 0.63
     pile = report.by_group["pile"]
-    # 11 of 18: a pile's 6C the wide index search named 0.05 or less ahead of 6S stays open
-    assert pile.visible > 0 and pile.identified / pile.visible >= 0.59
+    # 12 of 18 (the top card of scene_032 read on its outline fitted again); a pile's 6C the
+    # wide index search named 0.05 or less ahead of 6S stays open
+    assert pile.visible > 0 and pile.identified / pile.visible >= 0.64
 
 
 def test_fixtures_top_cards_are_right_at_todays_floor(report: Report) -> None:
-    # 20 of the 26 piles and fans (76.9%) have their top card found, named and marked today.
+    # 22 of the 26 piles and fans (84.6%) have their top card found, named and marked today:
+    # a card whose index reads inside another's outline lies over it, and a top card not
+    # identified is read again on the card-size outline fitted to its sides (scanner.find_top).
     assert report.total.piles > 0
-    assert report.total.top_right / report.total.piles >= 0.75
+    assert report.total.top_right / report.total.piles >= 0.82
 
 
 @pytest.mark.xfail(
