@@ -202,24 +202,48 @@ def top_flags(
     return flags
 
 
-def _edge_profile(coord: FloatArray, edge: Arr) -> tuple[FloatArray, float]:
-    """How many edge points lie at each whole-pixel position of ``coord`` (a side seen over two
-    positions counts half at each neighbour), and the position of bin 0."""
-    low = math.floor(float(coord.min()))
-    size = int(float(coord.max()) - low) + 3
-    hist = np.bincount(np.round(coord[edge] - low).astype(np.intp), minlength=size).astype(np.float64)
-    spread = hist.copy()
-    spread[1:] += 0.5 * hist[:-1]
-    spread[:-1] += 0.5 * hist[1:]
-    return spread, float(low)
+def _edge_grid(a: Arr, b: Arr, edge: Arr, shape: tuple[int, int]) -> FloatArray:
+    """How many edge points fall on each whole-pixel cell of the turned grid (``a`` across the
+    sides these edges run along, ``b`` along them); a side seen over two cells counts half at
+    each neighbour across it."""
+    grid = np.zeros(shape, np.float64)
+    np.add.at(grid, (a[edge], b[edge]), 1.0)
+    spread = grid.copy()
+    spread[1:] += 0.5 * grid[:-1]
+    spread[:-1] += 0.5 * grid[1:]
+    return spread
+
+
+def _best_rectangle(
+    across_u: FloatArray, across_v: FloatArray, wide: int, tall: int
+) -> tuple[float, int, int]:
+    """The rectangle ``wide`` cells along u by ``tall`` along v whose four sides hold the most
+    edge points (``across_u``: edges running along v, by cell; ``across_v``: along u): the share
+    of its outline's length they cover, and its lowest cell (u, v)."""
+    size_u, size_v = across_u.shape
+    if wide >= size_u or tall >= size_v:
+        return -1.0, 0, 0
+    # running sums: along v for the sides that run along v, along u for the others
+    run_v = np.zeros((size_u, size_v + 1))
+    run_v[:, 1:] = np.cumsum(across_u, axis=1)
+    run_u = np.zeros((size_u + 1, size_v))
+    run_u[1:, :] = np.cumsum(across_v, axis=0)
+    side_v = run_v[:, tall:] - run_v[:, : size_v + 1 - tall]  # [u0, v0]: a side along v from v0
+    side_u = run_u[wide:, :] - run_u[: size_u + 1 - wide, :]  # [u0, v0]: a side along u from u0
+    nu, nv = size_u - wide, size_v - tall
+    total = (
+        side_v[:nu, :nv] + side_v[wide : wide + nu, :nv] + side_u[:nu, :nv] + side_u[:nu, tall : tall + nv]
+    )
+    k = int(np.argmax(total))
+    u0, v0 = divmod(k, nv)
+    return float(total[u0, v0]) / (2.0 * (wide + tall)), u0, v0
 
 
 def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | None) -> FloatArray | None:
     """The outline of a card's size (short side ``short`` work pixels, or a range of sizes from
-    ``quad``'s own when ``None``) whose four sides show best as straight edges within ``quad``
-    grown by ``top_refit_grow``, turned at most ``top_refit_turn`` degrees from ``quad``; a 4x2
-    array in work pixels (corners clockwise from the one nearest ``quad[0]``), or ``None`` when
-    nothing near ``quad`` can hold one."""
+    ``quad``'s own when ``None``) whose four sides show best as edges along their whole length
+    within ``quad`` grown by ``top_refit_grow``, turned at most ``top_refit_turn`` degrees from
+    ``quad``; a 4x2 array in work pixels, or ``None`` when nothing near ``quad`` can hold one."""
     own_short, _ = side_lengths(quad)
     if own_short < 4:
         return None
@@ -254,31 +278,29 @@ def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | No
         angle = base + math.radians(k * p.top_refit_turn_step)
         u = np.array([math.cos(angle), math.sin(angle)])
         v = np.array([-u[1], u[0]])
-        profiles = []
+        cu = px * u[0] + py * u[1]
+        cv = px * v[0] + py * v[1]
+        lu, lv = math.floor(float(cu.min())), math.floor(float(cv.min()))
+        iu = np.round(cu - lu).astype(np.intp)
+        iv = np.round(cv - lv).astype(np.intp)
+        shape = (int(iu.max()) + 1, int(iv.max()) + 1)
+        grids = []
         for n in (u, v):
             across = np.abs(gx * n[0] + gy * n[1])
-            edge = (across >= p.top_min_gradient) & (across >= p.top_alignment * total)
-            profiles.append(_edge_profile(px * n[0] + py * n[1], edge))
-        (hu, lu), (hv, lv) = profiles
+            grids.append(
+                _edge_grid(
+                    iu, iv, (across >= p.top_min_gradient) & (across >= p.top_alignment * total), shape
+                )
+            )
         for width in widths:
-            for along_u in (width, width * p.card_aspect):
-                along_v = width * p.card_aspect if along_u == width else width
-                iu, iv = round(along_u), round(along_v)
-                if iu < 1 or iv < 1 or iu >= len(hu) or iv >= len(hv):
-                    continue
-                su = hu[:-iu] + hu[iu:]  # two sides across u, ``along_u`` apart, each ``along_v`` long
-                sv = hv[:-iv] + hv[iv:]
-                ku, kv = int(np.argmax(su)), int(np.argmax(sv))
-                shown = (float(su[ku]) + float(sv[kv])) / (2.0 * (along_u + along_v))
-                if best is None or shown > best[0]:
-                    a0, a1 = lu + ku, lu + ku + iu
-                    b0, b1 = lv + kv, lv + kv + iv
+            for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
+                shown, u0, v0 = _best_rectangle(grids[0], grids[1], round(wide), round(tall))
+                if shown > 0 and (best is None or shown > best[0]):
+                    a0, a1 = lu + u0, lu + u0 + round(wide)
+                    b0, b1 = lv + v0, lv + v0 + round(tall)
                     rect = np.array([u * a0 + v * b0, u * a1 + v * b0, u * a1 + v * b1, u * a0 + v * b1])
                     best = (shown, rect)
-    if best is None:
-        return None
-    rect = np.roll(best[1], -int(np.argmin(np.linalg.norm(best[1] - quad[0], axis=1))), axis=0)
-    return rect
+    return None if best is None else best[1]
 
 
 def outline_distance(a: FloatArray, b: FloatArray) -> float:

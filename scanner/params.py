@@ -242,7 +242,7 @@ class FindParams:
     top_refit_turn: float = 6.0
     top_refit_turn_step: float = 2.0
     top_refit_sizes: tuple[float, float] = (0.72, 1.02)
-    top_refit_size_band: float = 0.04
+    top_refit_size_band: float = 0.08
     top_refit_size_step: float = 0.02
     top_refit_grow: float = 0.2
     top_refit_same: float = 0.25
