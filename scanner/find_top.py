@@ -116,27 +116,38 @@ def mark_tops(quads: list[FloatArray], work: Work, p: FindParams) -> list[bool]:
     return compare_tops(quads, work, p)[0]
 
 
-def order_above(quads: list[FloatArray], work: Work, p: FindParams) -> Arr:
-    """``above[i, j]``: card ``i`` lies over card ``j``, its sides showing clearly more (by
-    ``top_margin``) inside ``j`` than ``j``'s inside it.  A pair where one card has no side point
-    inside the other (its outline holds the other's: two outlines of one card) stays undecided."""
-    n = len(quads)
-    above = np.zeros((n, n), bool)
+def overlapping(quads: list[FloatArray], p: FindParams) -> list[tuple[int, int]]:
+    """The pairs ``(i, j)``, ``i < j``, of outlines overlapping by more than ``top_min_overlap`` of
+    the smaller one: the only pairs where one card can lie over the other."""
     polys = [q.astype(np.float32) for q in quads]
     areas = [float(cv2.contourArea(q)) for q in polys]
-    for i in range(n):
-        for j in range(i + 1, n):
+    pairs: list[tuple[int, int]] = []
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
             inter, _ = cv2.intersectConvexConvex(polys[i], polys[j])
-            if inter <= p.top_min_overlap * min(areas[i], areas[j]):
-                continue
-            vi = side_visibility(quads[i], work, quads[j], p)
-            vj = side_visibility(quads[j], work, quads[i], p)
-            if vi is None or vj is None:
-                continue
-            if vi >= vj + p.top_margin:
-                above[i, j] = True
-            elif vj >= vi + p.top_margin:
-                above[j, i] = True
+            if inter > p.top_min_overlap * min(areas[i], areas[j]):
+                pairs.append((i, j))
+    return pairs
+
+
+def order_above(
+    quads: list[FloatArray], work: Work, p: FindParams, pairs: list[tuple[int, int]] | None = None
+) -> Arr:
+    """``above[i, j]``: card ``i`` lies over card ``j``, its sides showing clearly more (by
+    ``top_margin``) inside ``j`` than ``j``'s inside it.  A pair where one card has no side point
+    inside the other (its outline holds the other's: two outlines of one card) stays undecided.
+    Only ``pairs`` (``overlapping``'s by default) are compared."""
+    n = len(quads)
+    above = np.zeros((n, n), bool)
+    for i, j in overlapping(quads, p) if pairs is None else pairs:
+        vi = side_visibility(quads[i], work, quads[j], p)
+        vj = side_visibility(quads[j], work, quads[i], p)
+        if vi is None or vj is None:
+            continue
+        if vi >= vj + p.top_margin:
+            above[i, j] = True
+        elif vj >= vi + p.top_margin:
+            above[j, i] = True
     return above
 
 
@@ -153,18 +164,18 @@ def index_box(quad: FloatArray) -> FloatArray:
     return np.array(out)
 
 
-def index_over(quads: list[FloatArray], named: list[bool], p: FindParams) -> Arr:
+def index_over(
+    quads: list[FloatArray], named: list[bool], p: FindParams, pairs: list[tuple[int, int]] | None = None
+) -> Arr:
     """``over[i, j]``: the named card ``i`` was read at an index box lying (``top_index_share`` of
     its corners, ``top_inset`` inside) within card ``j``'s outline: print shows only on the upper
-    card, so ``i`` lies over ``j`` there (and, both being flat, wherever they overlap)."""
+    card, so ``i`` lies over ``j`` there (and, both being flat, wherever they overlap).  Only
+    ``pairs`` (``overlapping``'s by default) are looked at."""
     n = len(quads)
     over = np.zeros((n, n), bool)
-    for i in range(n):
-        if not named[i]:
-            continue
-        box = index_box(quads[i])
-        for j in range(n):
-            if j != i and _inside(box, quads[j], p.top_inset).mean() >= p.top_index_share:
+    for a, b in overlapping(quads, p) if pairs is None else pairs:
+        for i, j in ((a, b), (b, a)):
+            if named[i] and _inside(index_box(quads[i]), quads[j], p.top_inset).mean() >= p.top_index_share:
                 over[i, j] = True
     return over
 
@@ -186,8 +197,9 @@ def top_flags(
     named from a corner is on top when it lies over another card or was marked (read at both
     its index corners); a card not identified keeps its mark.
     """
-    above = order_above(quads, work, p)
-    by_index = index_over(quads, named, p)
+    pairs = overlapping(quads, p)
+    above = order_above(quads, work, p, pairs)
+    by_index = index_over(quads, named, p, pairs)
     above = (above & ~by_index.T) | by_index
     flags: list[bool] = []
     for i in range(len(quads)):
