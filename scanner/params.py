@@ -114,7 +114,7 @@ class FindParams:
         top_alignment: ... and the share of the gradient that must point across the side.
         top_index_share: a named card lies over another card when at least this share of its read
             index box's corners lie inside that card's outline (print shows only on the upper card).
-        top_refit_turn: a top card not identified is fitted again to the strongest card-size
+        top_refit_turn: a card not identified (top cards first) is fitted again to the strongest card-size
             outline turned up to this many degrees either way from its own outline ...
         top_refit_turn_step: ... in steps of this many degrees;
         top_refit_sizes: ... of a short side from this range of fractions of its own outline's
@@ -129,7 +129,7 @@ class FindParams:
             again (the identifier has read that outline already) ...
         top_refit_reach: ... nor one that lies this far from it (another card's outline, not
             this card's put right).
-        top_refit_max: most top cards fitted again per frame.
+        top_refit_max: most cards fitted again per frame.
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.

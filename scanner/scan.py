@@ -155,7 +155,7 @@ class Scanner:
             candidates = [candidate for _, candidate in read]
             covered = read_covered(frame, work, detections, self.templates, self.params, candidates)
             whole = {id(d) for d in detections}
-            covered = self._refit_tops(frame, work, covered, whole)
+            covered = self._refit_unnamed(frame, work, covered, whole)
             detections = _retop(covered, whole, work, self.params.find)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
@@ -176,10 +176,11 @@ class Scanner:
         log.warning("frame skipped: %s", message)
         return ScanResult(detections=(), ms=(time.perf_counter() - start) * 1000.0, error=message)
 
-    def _refit_tops(
+    def _refit_unnamed(
         self, frame: Image, work: Work, detections: list[Detection], whole: set[int]
     ) -> list[Detection]:
-        """``detections`` with each top card not identified (at most ``top_refit_max``) read again
+        """``detections`` with each card not identified (at most ``top_refit_max``, top cards
+        first: a top card's outline often takes in the cards peeking out under it) read again
         on the outline ``scanner.find_top.refit_outline`` fits to it, where that outline differs
         from the card's own but not by much (``top_refit_moved``, ``top_refit_reach``), is not
         another detection's (``top_refit_same``) and names a card; the ``id`` of each card so
@@ -189,7 +190,8 @@ class Scanner:
         unknown (a range of sizes is tried).
         """
         p = self.params.find
-        targets = [k for k, d in enumerate(detections) if d.card is None and d.top][: p.top_refit_max]
+        unnamed = [k for k, d in enumerate(detections) if d.card is None]
+        targets = sorted(unnamed, key=lambda k: not detections[k].top)[: p.top_refit_max]
         if not targets:
             return detections
         quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]

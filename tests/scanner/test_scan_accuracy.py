@@ -65,16 +65,16 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 131 of the 162 visible cards (80.9%) are named right today (128 before top cards not
-    # identified were read again on their outline fitted anew), 31 of the 40 fan cards
-    # (77.5%), 31 of the 46 hand cards (67.4%: covered cards named from the index at a
+    # 132 of the 162 visible cards (81.5%) are named right today (128 before cards not
+    # identified, top cards first, were read again on their outline fitted anew), 32 of the
+    # 40 fan cards (80.0%), 31 of the 46 hand cards (67.4%: covered cards named from the index at a
     # visible corner, read at the size the index chooses where no card size is known, up to
     # 64 corners read per frame, an unclear one read again turned a few degrees) and
     # 12 of the 18 pile cards (66.7%); the goal is the expected failure below.
     assert report.total.visible > 0
     assert report.total.identified / report.total.visible >= 0.79
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.75
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.77
     hand = report.by_group["hand"]
     assert hand.visible > 0 and hand.identified / hand.visible >= 0.65
     pile = report.by_group["pile"]
