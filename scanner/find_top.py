@@ -6,6 +6,13 @@ only A's face print (pips, lines at any angle) crosses where they run.  A side
 "shows" at a sample point when the grey gradient there (within a pixel across
 the side) is strong enough and points across the side.  Of two overlapping
 cards, the one whose sides show clearly less inside the other is not on top.
+
+Once the cards are named, two more cues decide (``top_flags``): print shows only
+on the upper card, so a card whose index was read inside another card's outline
+lies over that card; and a top card that was not identified often has an outline
+that takes in the cards peeking out under it, so its outline is fitted again to
+the strongest outline of a card's size nearby (``refit_outline``) before it is
+read once more.
 """
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ import math
 import cv2
 import numpy as np
 
-from scanner.find_geometry import Arr, FloatArray, spaced
+from scanner.faces import INDEX_BOX
+from scanner.find_geometry import Arr, FloatArray, side_lengths, spaced
 from scanner.find_work import Work
 from scanner.params import FindParams
 
@@ -106,3 +114,208 @@ def compare_tops(quads: list[FloatArray], work: Work, p: FindParams) -> tuple[li
 def mark_tops(quads: list[FloatArray], work: Work, p: FindParams) -> list[bool]:
     """For each card, whether no other card lies over part of it."""
     return compare_tops(quads, work, p)[0]
+
+
+def overlapping(quads: list[FloatArray], p: FindParams) -> list[tuple[int, int]]:
+    """The pairs ``(i, j)``, ``i < j``, of outlines overlapping by more than ``top_min_overlap`` of
+    the smaller one: the only pairs where one card can lie over the other."""
+    polys = [q.astype(np.float32) for q in quads]
+    areas = [float(cv2.contourArea(q)) for q in polys]
+    pairs: list[tuple[int, int]] = []
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            inter, _ = cv2.intersectConvexConvex(polys[i], polys[j])
+            if inter > p.top_min_overlap * min(areas[i], areas[j]):
+                pairs.append((i, j))
+    return pairs
+
+
+def order_above(
+    quads: list[FloatArray], work: Work, p: FindParams, pairs: list[tuple[int, int]] | None = None
+) -> Arr:
+    """``above[i, j]``: card ``i`` lies over card ``j``, its sides showing clearly more (by
+    ``top_margin``) inside ``j`` than ``j``'s inside it.  A pair where one card has no side point
+    inside the other (its outline holds the other's: two outlines of one card) stays undecided.
+    Only ``pairs`` (``overlapping``'s by default) are compared."""
+    n = len(quads)
+    above = np.zeros((n, n), bool)
+    for i, j in overlapping(quads, p) if pairs is None else pairs:
+        vi = side_visibility(quads[i], work, quads[j], p)
+        vj = side_visibility(quads[j], work, quads[i], p)
+        if vi is None or vj is None:
+            continue
+        if vi >= vj + p.top_margin:
+            above[i, j] = True
+        elif vj >= vi + p.top_margin:
+            above[j, i] = True
+    return above
+
+
+def index_box(quad: FloatArray) -> FloatArray:
+    """The corners of the index box at ``quad``'s first corner (``quad``: TL TR BR BL of the card
+    as its face reads upright), as a 4x2 array in ``quad``'s pixels."""
+    x0, y0, x1, y1 = INDEX_BOX
+    tl, tr, br, bl = (np.asarray(quad[k], np.float64) for k in range(4))
+    out = []
+    for u, v in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        upper = tl + u * (tr - tl)
+        lower = bl + u * (br - bl)
+        out.append(upper + v * (lower - upper))
+    return np.array(out)
+
+
+def index_over(
+    quads: list[FloatArray], named: list[bool], p: FindParams, pairs: list[tuple[int, int]] | None = None
+) -> Arr:
+    """``over[i, j]``: the named card ``i`` was read at an index box lying (``top_index_share`` of
+    its corners, ``top_inset`` inside) within card ``j``'s outline: print shows only on the upper
+    card, so ``i`` lies over ``j`` there (and, both being flat, wherever they overlap).  Only
+    ``pairs`` (``overlapping``'s by default) are looked at."""
+    n = len(quads)
+    over = np.zeros((n, n), bool)
+    for a, b in overlapping(quads, p) if pairs is None else pairs:
+        for i, j in ((a, b), (b, a)):
+            if named[i] and _inside(index_box(quads[i]), quads[j], p.top_inset).mean() >= p.top_index_share:
+                over[i, j] = True
+    return over
+
+
+def top_flags(
+    quads: list[FloatArray],
+    named: list[bool],
+    whole: list[bool],
+    marked: list[bool],
+    work: Work,
+    p: FindParams,
+) -> list[bool]:
+    """For each card (``quads`` in work pixels, TL TR BR BL as read), whether it lies on top.
+
+    ``named``: the card was identified; ``whole``: its whole outline was found (not only a corner
+    it was named from); ``marked``: it was marked ``top`` before.  Which of two overlapping cards
+    lies over the other is ``order_above``'s answer unless ``index_over`` says otherwise.  A card
+    that another lies over is not on top; otherwise a named card found whole is on top; a card
+    named from a corner is on top when it lies over another card or was marked (read at both
+    its index corners); a card not identified keeps its mark.
+    """
+    pairs = overlapping(quads, p)
+    above = order_above(quads, work, p, pairs)
+    by_index = index_over(quads, named, p, pairs)
+    above = (above & ~by_index.T) | by_index
+    flags: list[bool] = []
+    for i in range(len(quads)):
+        if above[:, i].any():
+            flags.append(False)
+        elif not named[i]:
+            flags.append(marked[i])
+        elif whole[i]:
+            flags.append(True)
+        else:
+            flags.append(bool(above[i, :].any()) or marked[i])
+    return flags
+
+
+def _edge_grid(a: Arr, b: Arr, edge: Arr, shape: tuple[int, int]) -> FloatArray:
+    """How many edge points fall on each whole-pixel cell of the turned grid (``a`` across the
+    sides these edges run along, ``b`` along them); a side seen over two cells counts half at
+    each neighbour across it."""
+    grid = np.zeros(shape, np.float64)
+    np.add.at(grid, (a[edge], b[edge]), 1.0)
+    spread = grid.copy()
+    spread[1:] += 0.5 * grid[:-1]
+    spread[:-1] += 0.5 * grid[1:]
+    return spread
+
+
+def _best_rectangle(
+    across_u: FloatArray, across_v: FloatArray, wide: int, tall: int
+) -> tuple[float, int, int]:
+    """The rectangle ``wide`` cells along u by ``tall`` along v whose four sides hold the most
+    edge points (``across_u``: edges running along v, by cell; ``across_v``: along u): the share
+    of its outline's length they cover, and its lowest cell (u, v)."""
+    size_u, size_v = across_u.shape
+    if wide >= size_u or tall >= size_v:
+        return -1.0, 0, 0
+    # running sums: along v for the sides that run along v, along u for the others
+    run_v = np.zeros((size_u, size_v + 1))
+    run_v[:, 1:] = np.cumsum(across_u, axis=1)
+    run_u = np.zeros((size_u + 1, size_v))
+    run_u[1:, :] = np.cumsum(across_v, axis=0)
+    side_v = run_v[:, tall:] - run_v[:, : size_v + 1 - tall]  # [u0, v0]: a side along v from v0
+    side_u = run_u[wide:, :] - run_u[: size_u + 1 - wide, :]  # [u0, v0]: a side along u from u0
+    nu, nv = size_u - wide, size_v - tall
+    total = (
+        side_v[:nu, :nv] + side_v[wide : wide + nu, :nv] + side_u[:nu, :nv] + side_u[:nu, tall : tall + nv]
+    )
+    k = int(np.argmax(total))
+    u0, v0 = divmod(k, nv)
+    return float(total[u0, v0]) / (2.0 * (wide + tall)), u0, v0
+
+
+def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | None) -> FloatArray | None:
+    """The outline of a card's size (short side ``short`` work pixels, or a range of sizes from
+    ``quad``'s own when ``None``) whose four sides show best as edges along their whole length
+    within ``quad`` grown by ``top_refit_grow``, turned at most ``top_refit_turn`` degrees from
+    ``quad``; a 4x2 array in work pixels, or ``None`` when nothing near ``quad`` can hold one."""
+    own_short, _ = side_lengths(quad)
+    if own_short < 4:
+        return None
+    if short is None:
+        low, high = p.top_refit_sizes
+        widths = np.arange(low, high + 1e-9, p.top_refit_size_step) * own_short
+    else:
+        band = p.top_refit_size_band
+        widths = np.arange(1.0 - band, 1.0 + band + 1e-9, p.top_refit_size_step) * short
+    centre = quad.mean(axis=0)
+    radius = np.linalg.norm(quad - centre, axis=1).mean()
+    grown = centre + (quad - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
+    h, w = work.grey.shape[:2]
+    x0, y0 = np.maximum(np.floor(grown.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(grown.max(axis=0)).astype(int) + 1, (w, h))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(grown - (x0, y0)).astype(np.int32), 1)
+    sel = inside > 0
+    gx = work.gx[y0:y1, x0:x1][sel].astype(np.float64)
+    gy = work.gy[y0:y1, x0:x1][sel].astype(np.float64)
+    ys, xs = np.nonzero(sel)
+    px = xs.astype(np.float64) + x0
+    py = ys.astype(np.float64) + y0
+    total = np.hypot(gx, gy)
+    start = quad[1] - quad[0]
+    base = math.atan2(float(start[1]), float(start[0]))
+    steps = int(p.top_refit_turn // p.top_refit_turn_step)
+    best: tuple[float, FloatArray] | None = None
+    for k in range(-steps, steps + 1):
+        angle = base + math.radians(k * p.top_refit_turn_step)
+        u = np.array([math.cos(angle), math.sin(angle)])
+        v = np.array([-u[1], u[0]])
+        cu = px * u[0] + py * u[1]
+        cv = px * v[0] + py * v[1]
+        lu, lv = math.floor(float(cu.min())), math.floor(float(cv.min()))
+        iu = np.round(cu - lu).astype(np.intp)
+        iv = np.round(cv - lv).astype(np.intp)
+        shape = (int(iu.max()) + 1, int(iv.max()) + 1)
+        grids = []
+        for n in (u, v):
+            across = np.abs(gx * n[0] + gy * n[1])
+            grids.append(
+                _edge_grid(
+                    iu, iv, (across >= p.top_min_gradient) & (across >= p.top_alignment * total), shape
+                )
+            )
+        for width in widths:
+            for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
+                shown, u0, v0 = _best_rectangle(grids[0], grids[1], round(wide), round(tall))
+                if shown > 0 and (best is None or shown > best[0]):
+                    a0, a1 = lu + u0, lu + u0 + round(wide)
+                    b0, b1 = lv + v0, lv + v0 + round(tall)
+                    rect = np.array([u * a0 + v * b0, u * a1 + v * b0, u * a1 + v * b1, u * a0 + v * b1])
+                    best = (shown, rect)
+    return None if best is None else best[1]
+
+
+def outline_distance(a: FloatArray, b: FloatArray) -> float:
+    """Mean distance between the corners of two outlines (4x2), in the corner order that fits
+    best (either may start at any corner)."""
+    return min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean()) for k in range(4))

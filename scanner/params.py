@@ -112,6 +112,24 @@ class FindParams:
         top_min_samples: fewest side points that make a comparison.
         top_min_gradient: Sobel gradient across a side that shows it as an edge.
         top_alignment: ... and the share of the gradient that must point across the side.
+        top_index_share: a named card lies over another card when at least this share of its read
+            index box's corners lie inside that card's outline (print shows only on the upper card).
+        top_refit_turn: a card not identified (top cards first) is fitted again to the strongest card-size
+            outline turned up to this many degrees either way from its own outline ...
+        top_refit_turn_step: ... in steps of this many degrees;
+        top_refit_sizes: ... of a short side from this range of fractions of its own outline's
+            short side (a top card's outline often takes in the cards peeking out under it) ...
+        top_refit_size_band: ... or within this fraction of the frame's card size when it is known;
+        top_refit_size_step: the step (fraction of the short side) between those sizes.
+        top_refit_grow: the fitted outline lies within the card's own outline grown by this
+            fraction of its short side.
+        top_refit_same: a fitted outline that lies this near (fraction of its short side, corners
+            on average) to another card's is that card, and is dropped.
+        top_refit_moved: a fitted outline that lies this near to the card's own outline is not read
+            again (the identifier has read that outline already) ...
+        top_refit_reach: ... nor one that lies this far from it (another card's outline, not
+            this card's put right).
+        top_refit_max: most cards fitted again per frame.
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -220,6 +238,17 @@ class FindParams:
     top_min_samples: int = 6
     top_min_gradient: float = 24.0
     top_alignment: float = 0.85
+    top_index_share: float = 0.5
+    top_refit_turn: float = 6.0
+    top_refit_turn_step: float = 2.0
+    top_refit_sizes: tuple[float, float] = (0.72, 1.02)
+    top_refit_size_band: float = 0.08
+    top_refit_size_step: float = 0.02
+    top_refit_grow: float = 0.2
+    top_refit_same: float = 0.25
+    top_refit_moved: float = 0.05
+    top_refit_reach: float = 0.35
+    top_refit_max: int = 4
     refine_radius: int = 4
     refine_min_points: float = 0.5
     refine_min_step: float = 12.0
@@ -372,6 +401,20 @@ class FindParams:
         _check("find.top_min_samples", self.top_min_samples, 1, 10000)
         _check("find.top_min_gradient", self.top_min_gradient, 0.0, 10000.0)
         _check("find.top_alignment", self.top_alignment, 0.0, 1.0)
+        _check("find.top_index_share", self.top_index_share, 0.0, 1.0)
+        _check("find.top_refit_turn", self.top_refit_turn, 0.0, 45.0)
+        _check("find.top_refit_turn_step", self.top_refit_turn_step, 0.1, 45.0)
+        if not isinstance(self.top_refit_sizes, tuple) or len(self.top_refit_sizes) != 2:
+            raise ValueError(f"find.top_refit_sizes must be a (low, high) pair, got {self.top_refit_sizes!r}")
+        _check("find.top_refit_sizes[0]", self.top_refit_sizes[0], 0.1, 2.0)
+        _check("find.top_refit_sizes[1]", self.top_refit_sizes[1], self.top_refit_sizes[0], 2.0)
+        _check("find.top_refit_size_band", self.top_refit_size_band, 0.0, 0.5)
+        _check("find.top_refit_size_step", self.top_refit_size_step, 0.001, 0.5)
+        _check("find.top_refit_grow", self.top_refit_grow, 0.0, 1.0)
+        _check("find.top_refit_same", self.top_refit_same, 0.0, 2.0)
+        _check("find.top_refit_moved", self.top_refit_moved, 0.0, 2.0)
+        _check("find.top_refit_reach", self.top_refit_reach, self.top_refit_moved, 4.0)
+        _check_int("find.top_refit_max", self.top_refit_max, 0, 64)
         _check("find.refine_radius", self.refine_radius, 0, 64)
         _check("find.refine_min_points", self.refine_min_points, 0.0, 1.0)
         _check("find.refine_min_step", self.refine_min_step, 0.0, 255.0)

@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from scanner.find import FoundCard, find_cards, other_way
-from scanner.find_top import compare_tops
+from scanner.find_geometry import as_quad, order_corners, side_lengths
+from scanner.find_top import outline_distance, refit_outline, side_visibility, top_flags
 from scanner.find_work import Work, make_work
 from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
@@ -92,21 +93,21 @@ def _turned(corners: Quad) -> Quad:
     return (corners[2], corners[3], corners[0], corners[1])
 
 
-def _retop(detections: list[Detection], found: set[int], work: Work, p: FindParams) -> list[Detection]:
+def _retop(detections: list[Detection], whole: set[int], work: Work, p: FindParams) -> list[Detection]:
     """``detections`` with ``top`` worked out again over all of them, once the covered cards named
-    from a corner have joined the cards found (``found`` holds the ``id`` of those).
-
-    A card found keeps its ``top`` flag (a corner's reading never demotes a whole card found); a
-    card named from a corner is on top when it was marked so (read at both index corners), or
-    when no detection lies over it and it lies over another.
+    from a corner have joined the cards found (``whole`` holds the ``id`` of the cards whose whole
+    outline was found): ``scanner.find_top.top_flags`` on their final outlines.
     """
     quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
-    top, over = compare_tops(quads, work, p)
-    out: list[Detection] = []
-    for d, t, o in zip(detections, top, over, strict=True):
-        now = d.top or (id(d) not in found and t and o)
-        out.append(d if now == d.top else replace(d, top=now))
-    return out
+    flags = top_flags(
+        quads,
+        [d.card is not None for d in detections],
+        [id(d) in whole for d in detections],
+        [d.top for d in detections],
+        work,
+        p,
+    )
+    return [d if t == d.top else replace(d, top=t) for d, t in zip(detections, flags, strict=True)]
 
 
 class Scanner:
@@ -153,8 +154,9 @@ class Scanner:
         if self.templates is not None:
             candidates = [candidate for _, candidate in read]
             covered = read_covered(frame, work, detections, self.templates, self.params, candidates)
-            if covered is not detections:
-                detections = _retop(covered, {id(d) for d in detections}, work, self.params.find)
+            whole = {id(d) for d in detections}
+            covered = self._refit_unnamed(frame, work, covered, whole)
+            detections = _retop(covered, whole, work, self.params.find)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]
@@ -173,6 +175,51 @@ class Scanner:
             message = f"scan failed: {type(exc).__name__}: {exc}"
         log.warning("frame skipped: %s", message)
         return ScanResult(detections=(), ms=(time.perf_counter() - start) * 1000.0, error=message)
+
+    def _refit_unnamed(
+        self, frame: Image, work: Work, detections: list[Detection], whole: set[int]
+    ) -> list[Detection]:
+        """``detections`` with each card not identified (at most ``top_refit_max``, top cards
+        first: a top card's outline often takes in the cards peeking out under it) read again
+        on the outline ``scanner.find_top.refit_outline`` fits to it, where that outline differs
+        from the card's own but not by much (``top_refit_moved``, ``top_refit_reach``), is not
+        another detection's (``top_refit_same``) and names a card; the ``id`` of each card so
+        named joins ``whole``.
+
+        The card size is calibration's, else the median short side of the cards named, else
+        unknown (a range of sizes is tried).
+        """
+        p = self.params.find
+        unnamed = [k for k, d in enumerate(detections) if d.card is None]
+        targets = sorted(unnamed, key=lambda k: not detections[k].top)[: p.top_refit_max]
+        if not targets:
+            return detections
+        quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
+        named = [side_lengths(q)[0] for q, d in zip(quads, detections, strict=True) if d.card is not None]
+        short: float | None = None
+        if p.card_size_px is not None:
+            short = p.card_size_px[0] * work.scale
+        elif named:
+            short = float(np.median(named))
+        out = list(detections)
+        for k in targets:
+            rect = refit_outline(quads[k], work, p, short)
+            if rect is None:
+                continue
+            rect_short = side_lengths(rect)[0]
+            moved = outline_distance(rect, quads[k])
+            if not p.top_refit_moved * rect_short <= moved <= p.top_refit_reach * rect_short:
+                continue  # the outline read already, or another card's
+            near = p.top_refit_same * rect_short
+            if any(j != k and outline_distance(rect, quads[j]) < near for j in range(len(quads))):
+                continue  # another detection's outline: that card, not a new reading
+            shown = side_visibility(rect, work, None, p)
+            card = FoundCard(corners=as_quad(order_corners(rect / work.scale)), top=True, score=shown or 0.0)
+            again, _ = self._detect(frame, card)
+            if again.card is not None:
+                out[k] = again
+                whole.add(id(again))
+        return out
 
     def _detect(self, frame: Image, card: FoundCard) -> tuple[Detection, Card | None]:
         """The detection of a found card and the card the identifier ranked first (``None``

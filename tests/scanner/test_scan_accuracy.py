@@ -65,26 +65,30 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 128 of the 162 visible cards (79.0%) are named right today, 31 of the 40 fan cards
-    # (77.5%), 30 of the 46 hand cards (65.2%: covered cards named from the index at a
+    # 132 of the 162 visible cards (81.5%) are named right today (128 before cards not
+    # identified, top cards first, were read again on their outline fitted anew), 32 of the
+    # 40 fan cards (80.0%), 31 of the 46 hand cards (67.4%: covered cards named from the index at a
     # visible corner, read at the size the index chooses where no card size is known, up to
     # 64 corners read per frame, an unclear one read again turned a few degrees) and
-    # 11 of the 18 pile cards (61.1%); the goal is the expected failure below.
+    # 12 of the 18 pile cards (66.7%); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.77
+    assert report.total.identified / report.total.visible >= 0.79
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.75
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.77
     hand = report.by_group["hand"]
-    assert hand.visible > 0 and hand.identified / hand.visible >= 0.63
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.65
     pile = report.by_group["pile"]
-    # 11 of 18: a pile's 6C the wide index search named 0.05 or less ahead of 6S stays open
-    assert pile.visible > 0 and pile.identified / pile.visible >= 0.59
+    # 12 of 18 (the top card of scene_032 read on its outline fitted again); a pile's 6C the
+    # wide index search named 0.05 or less ahead of 6S stays open
+    assert pile.visible > 0 and pile.identified / pile.visible >= 0.64
 
 
 def test_fixtures_top_cards_are_right_at_todays_floor(report: Report) -> None:
-    # 20 of the 26 piles and fans (76.9%) have their top card found, named and marked today.
+    # 22 of the 26 piles and fans (84.6%) have their top card found, named and marked today:
+    # a card whose index reads inside another's outline lies over it, and a top card not
+    # identified is read again on the card-size outline fitted to its sides (scanner.find_top).
     assert report.total.piles > 0
-    assert report.total.top_right / report.total.piles >= 0.75
+    assert report.total.top_right / report.total.piles >= 0.82
 
 
 @pytest.mark.xfail(

@@ -1,13 +1,20 @@
-"""Top marking once the covered cards named from a corner have joined the cards found."""
+"""Top marking once the covered cards named from a corner have joined the cards found: which of
+two overlapping cards lies over the other, and the outline of a top card fitted again."""
 
 from __future__ import annotations
 
-import numpy as np
+import json
 
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks.scanner_accuracy import FIXTURES, _match
 from scanner.find_geometry import as_quad
+from scanner.find_top import index_box, index_over, order_above, outline_distance, refit_outline, top_flags
 from scanner.find_work import make_work
 from scanner.params import FindParams
-from scanner.scan import _retop
+from scanner.scan import Scanner, _retop
 from scanner.types import Detection, Quad
 from scorer.cards import DeckKind, parse_card
 from tests.scanner.test_find import card_quad, draw_card, table
@@ -41,8 +48,115 @@ def test_a_card_named_from_a_corner_under_another_is_not_marked_top_nor_demotes_
     named = Detection(card=SEVEN, confidence=0.8, corners=below, top=False)
     out = _retop([found, named], {id(found)}, work, PARAMS)
     assert [d.top for d in out] == [True, False]
-    # a whole card found keeps its flag even where a corner's reading seems to lie over it
+
+
+def test_a_card_found_under_a_card_named_from_a_corner_is_no_longer_top() -> None:
+    # the finder marked the lower card top; the card named from its corner shows its sides
+    # across it, so the lower card loses its mark and the named one takes it
+    img, below, above = _scene()
+    work = make_work(img, PARAMS)
     lying = Detection(card=None, confidence=0.2, corners=below, top=True)
     over = Detection(card=SEVEN, confidence=0.8, corners=above, top=False)
     out = _retop([lying, over], {id(lying)}, work, PARAMS)
-    assert [d.top for d in out] == [True, True]
+    assert [d.top for d in out] == [False, True]
+
+
+def _work_quads(quads: list[Quad], scale: float) -> list[np.ndarray]:
+    return [np.asarray(q, np.float64) * scale for q in quads]
+
+
+def test_a_card_read_inside_another_cards_outline_lies_over_it() -> None:
+    # the upper card's top-left index box lies within the lower card's outline
+    upper = card_quad(600, 360, 180, 0)
+    lower = card_quad(560, 320, 180, 8)
+    box = index_box(upper)
+    assert cv2.pointPolygonTest(lower.astype(np.float32), tuple(map(float, box.mean(axis=0))), False) > 0
+    over = index_over([upper, lower], [True, True], PARAMS)
+    assert over.tolist() == [[False, True], [False, False]]
+    # a card not identified was read nowhere: no evidence
+    assert not index_over([upper, lower], [False, True], PARAMS).any()
+
+
+def test_the_index_decides_where_the_sides_show_nothing() -> None:
+    # an empty table: no side shows, so the sides leave the pair undecided and both named
+    # cards found whole would be on top; the index read inside the other card decides
+    img = table((40, 100, 30))
+    work = make_work(img, PARAMS)
+    quads = _work_quads(
+        [as_quad(card_quad(600, 360, 180, 0)), as_quad(card_quad(560, 320, 180, 8))], work.scale
+    )
+    assert not order_above(quads, work, PARAMS).any()
+    flags = top_flags(quads, [True, True], [True, True], [True, True], work, PARAMS)
+    assert flags == [True, False]
+    # named from a corner and over no card, a card is top only when it was marked so
+    assert top_flags(quads[:1], [True], [False], [False], work, PARAMS) == [False]
+    assert top_flags(quads[:1], [True], [False], [True], work, PARAMS) == [True]
+    # a card not identified keeps its mark unless a card lies over it
+    assert top_flags(quads[1:], [False], [True], [True], work, PARAMS) == [True]
+    assert top_flags(quads[1:], [False], [True], [False], work, PARAMS) == [False]
+
+
+def test_an_outline_holding_another_leaves_the_pair_undecided() -> None:
+    # two outlines of one card (one a little larger): neither lies over the other
+    img = table((40, 100, 30))
+    card = card_quad(640, 360, 180, 10)
+    draw_card(img, card, outline=120)
+    work = make_work(img, PARAMS)
+    larger = card_quad(640, 360, 200, 10)
+    quads = _work_quads([as_quad(card), as_quad(larger)], work.scale)
+    assert not order_above(quads, work, PARAMS).any()
+
+
+@pytest.mark.parametrize("known", [False, True])
+def test_a_top_cards_outline_taking_in_the_card_under_it_is_fitted_to_the_top_card(known: bool) -> None:
+    img = table((40, 100, 30))
+    below = card_quad(610, 330, 170, -12)
+    above = card_quad(650, 380, 170, 4)
+    draw_card(img, below, outline=120)
+    draw_card(img, above, outline=120)
+    work = make_work(img, PARAMS)
+    # the outline found runs along the top card's sides but takes in the lower card's corner
+    # peeking out at its top left: larger by a fifth, shifted that way
+    merged = card_quad(650 - 17, 380 - 24, 170 * 1.2, 4) * work.scale
+    assert outline_distance(merged / work.scale, above) > 0.15 * 170
+    rect = refit_outline(merged, work, PARAMS, 170 * work.scale if known else None)
+    assert rect is not None
+    assert outline_distance(rect / work.scale, above) < 0.06 * 170
+
+
+def test_the_top_card_of_a_fixture_pile_is_named_and_marked_alone() -> None:
+    # scene_032: a pile of eight whose top card's outline, as found, takes in cards peeking
+    # out under it; fitted again, the top card reads as the 8 of clubs
+    if not (FIXTURES / "truth.json").is_file():
+        pytest.skip(f"no scene fixtures in {FIXTURES}")
+    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
+    scene = next(s for s in doc["scenes"] if s["file"] == "scene_032.jpg")
+    image = cv2.imread(str(FIXTURES / scene["file"]), cv2.IMREAD_COLOR)
+    detections = Scanner(DeckKind(scene["deck"])).scan(image).detections
+    match = _match(scene["cards"], detections)
+    pile = [k for k, t in enumerate(scene["cards"]) if t["group"] == "pile"]
+    (top,) = [k for k in pile if scene["cards"][k]["top"]]
+    assert top in match
+    assert detections[match[top]].card == parse_card(scene["cards"][top]["card"], DeckKind.OKTRIS)
+    assert detections[match[top]].top
+    named_tops = [d for d in detections if d.top and d.card is not None]
+    assert named_tops == [detections[match[top]]]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("top_index_share", 1.5),
+        ("top_refit_turn", -1.0),
+        ("top_refit_turn_step", 0.0),
+        ("top_refit_sizes", (1.0, 0.8)),
+        ("top_refit_sizes", (0.8,)),
+        ("top_refit_size_step", 0.0),
+        ("top_refit_moved", 3.0),
+        ("top_refit_reach", 0.01),
+        ("top_refit_max", 1.5),
+    ],
+)
+def test_bad_top_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=field):
+        FindParams(**{field: value})  # type: ignore[arg-type]
