@@ -20,7 +20,10 @@ index.  Here the index decides instead of the geometry:
    ``CoveredParams.max_reads`` per frame;
 4. the corner part of the card is cut out upright into a canonical card image
    and its top-left index alone is read (``read_index(..., upright_only=True)``,
-   searched ``CoveredParams.search_px`` around its place);
+   searched ``CoveredParams.search_px`` around its place); a corner that names nothing, as it
+   lay or turned a few degrees, is read again moved back along the side it was found by
+   (``read_corner_shifting``: a corner where an outline's straight run ends lies where the card
+   over it cuts that side, short of the card's own corner);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels);
@@ -56,6 +59,7 @@ __all__ = [
     "CornerReading",
     "corner_card_image",
     "read_corner",
+    "read_corner_shifting",
     "read_corner_turning",
     "read_covered",
     "turned",
@@ -101,6 +105,8 @@ class _Named:
     reading: CornerReading
     corner: FloatArray
     corners_read: int = 1
+    moved: bool = False
+    """Read with the corner moved along its side (``read_corner_shifting``): a last resort."""
 
 
 def corner_card_image(frame: Image, quad: FloatArray, params: ScannerParams) -> Image:
@@ -200,6 +206,50 @@ def read_corner_turning(
     if rivals:
         return first, 0.0, extra
     return best, angle, extra
+
+
+def read_corner_shifting(
+    frame: Image,
+    proposal: CornerProposal,
+    short: float,
+    scale: float,
+    templates: Templates,
+    params: ScannerParams,
+    budget: int,
+) -> tuple[CornerReading | None, CornerProposal, int]:
+    """Read the card of ``proposal`` (work pixels, short side ``short``; frame pixels are work
+    pixels over ``scale``) moved back along its longer arm by each of ``covered.shift_steps``
+    (fractions of ``short``), at most ``budget`` reads.
+
+    A corner found where a straight run of an outline ends lies where the card over it cuts
+    the side (or where a rounded corner ends it), a little along that side from the card's own
+    corner.  Returns the reading kept (``None`` when none names a card), the proposal moved
+    where it was read and the number of reads made.  A moved read is kept only when it names
+    a card, leads its next card by ``covered.shift_lead`` more than the deck's margin, and no
+    other move names another card; of several, the one with the highest score.
+    """
+    p = params.covered
+    lead = (p.octo_min_margin if templates.deck is DeckKind.OCTOPLUS else p.min_margin) + p.shift_lead
+    arm = proposal.across if proposal.length_across >= proposal.length_down else proposal.down
+    best: CornerReading | None = None
+    where = proposal
+    reads = 0
+    names: set[Card] = set()
+    for step in p.shift_steps:
+        if reads >= budget:
+            break
+        reads += 1
+        moved = replace(proposal, point=proposal.point - step * short * arm)
+        quad = card_quad(moved, short, params.find.card_aspect) / scale
+        reading = read_corner(frame, quad, templates, params)
+        if reading.card is None:
+            continue
+        names.add(reading.card)
+        if reading.margin >= lead and (best is None or reading.score > best.score):
+            best, where = reading, moved
+    if len(names) > 1:
+        return None, proposal, reads
+    return best, where, reads
 
 
 def _apart(a: FloatArray, b: FloatArray) -> float:
@@ -377,11 +427,16 @@ def _probe_size(
 def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
     """Readings of one card whose cards lie within ``same`` (``_apart``) become one (the best scored,
     counting the index corners read); of readings of different cards at one place (corners
-    closer than ``near`` of the card's short side) only the best scored is kept."""
+    closer than ``near`` of the card's short side) only the best scored is kept.  Readings made
+    with the corner moved (``_Named.moved``) come after all others, and one whose corner lies
+    inside a card of its name already kept is that card (read from its other index corner at
+    a size a little off)."""
     kept: list[_Named] = []
-    for item in sorted(named, key=lambda n: -n.reading.score):
+    for item in sorted(named, key=lambda n: (n.moved, -n.reading.score)):
         short = side_lengths(item.quad)[0]
         for k, other in enumerate(kept):
+            if item.reading.card == other.reading.card and item.moved and _inside(item.quad[0], other.quad):
+                break  # a moved read of a card already read there (at another size)
             if item.reading.card == other.reading.card and _apart(item.quad, other.quad) <= same:
                 far = float(np.hypot(*(item.corner - other.corner)))
                 opposite = far > 0.5 * side_lengths(other.quad)[0]
@@ -434,6 +489,7 @@ def read_covered(
     proposals = corner_proposals(work, params.find, p, near)
     reads = 0
     turn_reads = 0
+    shift_reads = 0
     named: list[_Named] = []
     probed: set[int] = set()
     labels: Image | None = None
@@ -460,17 +516,25 @@ def read_covered(
             budget = p.turn_reads - turn_reads
             reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, budget)
             turn_reads += extra
+            at = proposal
+            if reading.card is None and p.shift_reads > shift_reads:
+                moved, at, extra = read_corner_shifting(
+                    frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads
+                )
+                shift_reads += extra
+                reading = moved if moved is not None else reading
             if reading.card is not None:
-                fitted = _fit_size(proposal, short, work, params)
+                fitted = _fit_size(at, short, work, params)
                 if angle != 0.0:
                     fitted = turned(fitted, angle)
-                named.append(_Named(fitted / work.scale, reading, proposal.point))
+                named.append(_Named(fitted / work.scale, reading, at.point, moved=at is not proposal))
                 break
     log.debug(
-        "covered: %d corners, %d read, %d read turned, %d named",
+        "covered: %d corners, %d read, %d read turned, %d read moved, %d named",
         len(proposals),
         reads,
         turn_reads,
+        shift_reads,
         len(named),
     )
     if not named:
