@@ -13,7 +13,9 @@ index.  Here the index decides instead of the geometry:
    (calibration's ``card_size_px``, else the cards identified; with neither,
    the index chooses: a few corners are read at candidate sizes, those of the
    cards found and those whole card sides and long straight edges give,
-   ``scanner.covered_size``, and the size naming most of them is the frame's);
+   ``scanner.covered_size``, and the size naming most of them is the frame's; a
+   cluster of touching cards holding no card identified chooses its own size so,
+   ``CoveredParams.cluster_probes``);
 3. only corners whose index box lies on card pixels, holds print and lies
    outside every card already identified (or on another card part than the
    index it was identified at: a card lying on it) are read, at most
@@ -39,9 +41,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from scanner.covered_size import longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
@@ -298,7 +302,7 @@ class _Identified:
     part: int
 
 
-def _part(points: FloatArray, labels: Image) -> int:
+def _part(points: FloatArray, labels: npt.NDArray[np.integer[Any]]) -> int:
     """The label of the card part (``labels`` of ``work.split``) most of ``points`` lie on; 0 on none."""
     h, w = labels.shape[:2]
     xs = np.clip(np.round(points[:, 0]).astype(np.intp), 0, w - 1)
@@ -424,6 +428,62 @@ def _probe_size(
     return sizes[best], [n for i, n in readings if i == best], probed
 
 
+def _probe_clusters(
+    frame: Image,
+    work: Work,
+    cards: Image,
+    proposals: list[CornerProposal],
+    shorts: list[float],
+    identified: list[FloatArray],
+    templates: Templates,
+    params: ScannerParams,
+) -> tuple[list[_Named], set[int], dict[int, float]]:
+    """The card size of each cluster of touching cards (``work.union``) holding no card
+    identified, chosen by the index as ``_probe_size`` does for a whole frame, among the frame's
+    sizes (``shorts``) and those the cluster's whole card sides agree with: cards at different
+    heights over the table (a pile on a box, a hand held up) show at other sizes than the cards
+    identified.  Returns the cards named while probing, the indices of the proposals read and,
+    per proposal of a cluster whose size was chosen, that size (work pixels)."""
+    p = params.covered
+    aspect = params.find.card_aspect
+    count, clusters = cv2.connectedComponents(work.union, connectivity=8)
+    held = {_part(quad.mean(axis=0, keepdims=True), np.asarray(clusters, np.int32)) for quad in identified}
+    home = [
+        _part(_index_points(card_quad(q, shorts[0], aspect)), np.asarray(clusters, np.int32))
+        for q in proposals
+    ]
+    smallest = params.find.min_card_area * float(cards.shape[0] * cards.shape[1])
+    named: list[_Named] = []
+    probed: set[int] = set()
+    sizes_of: dict[int, float] = {}
+    for label in range(1, int(count)):
+        members = [k for k, h in enumerate(home) if h == label]
+        if label in held or not members:
+            continue
+        mask = np.where(clusters == label, 255, 0).astype(np.uint8)
+        if cv2.countNonZero(mask) < smallest:
+            continue
+        sizes = size_candidates(shorts, whole_sides(mask, smallest, p), [], aspect, p)
+        if len(sizes) < 2:
+            continue
+        chosen, found, read = _probe_size(
+            frame, work, cards, [proposals[k] for k in members], sizes, templates, params
+        )
+        if chosen is None:
+            continue
+        # the corners named at the size chosen are read; the others are read again at it below
+        # (turned or moved where they read unclear)
+        at = {(float(n.corner[0]), float(n.corner[1])) for n in found}
+        probed |= {
+            members[i]
+            for i in read
+            if (float(proposals[members[i]].point[0]), float(proposals[members[i]].point[1])) in at
+        }
+        named += found
+        sizes_of.update(dict.fromkeys(members, chosen))
+    return named, probed, sizes_of
+
+
 def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
     """Readings of one card whose cards lie within ``same`` (``_apart``) become one (the best scored,
     counting the index corners read); of readings of different cards at one place (corners
@@ -505,10 +565,17 @@ def read_covered(
         sizes = size_candidates(shorts, sides, edges, params.find.card_aspect, p)
         chosen, named, probed = _probe_size(frame, work, cards, proposals, sizes, templates, params)
         shorts = shorts if chosen is None else [chosen]
+    own_size: dict[int, float] = {}
+    if params.find.card_size_px is None and identified and p.cluster_probes:
+        extra_named, extra_probed, own_size = _probe_clusters(
+            frame, work, cards, proposals, shorts, identified, templates, params
+        )
+        named += extra_named
+        probed |= extra_probed
     for k, proposal in enumerate(proposals):
         if k in probed:
             continue
-        for short in shorts:
+        for short in [own_size[k]] if k in own_size else shorts:
             if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, own, params, labels):
                 continue
             reads += 1

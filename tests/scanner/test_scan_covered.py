@@ -25,7 +25,7 @@ from scanner.scan_covered import (
     turned,
 )
 from scanner.scenes import Scene, SceneTruth, render
-from scanner.scenes_layout import fan, hand_row, pile
+from scanner.scenes_layout import fan, hand_row, pile, single
 from scanner.templates import Templates
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind, parse_card
@@ -458,6 +458,8 @@ def test_covered_shift_params_are_validated() -> None:
         CoveredParams(shift_steps=(0.9,))
     with pytest.raises(ValueError, match=r"covered\.shift_lead"):
         CoveredParams(shift_lead=-0.01)
+    with pytest.raises(ValueError, match=r"covered\.cluster_probes"):
+        CoveredParams(cluster_probes=1)  # type: ignore[arg-type]
 
 
 def test_a_moved_read_of_a_card_already_read_there_at_another_size_is_that_card() -> None:
@@ -478,3 +480,35 @@ def test_a_moved_read_of_a_card_already_read_there_at_another_size_is_that_card(
     assert [k.moved for k in kept] == [False]
     # not moved, the better-scored read of the two stays a card of its own
     assert len(_merge([replace(second, moved=False), first], p.same_card, p.same_place)) == 2
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_cluster_holding_no_card_identified_is_read_at_the_size_its_own_index_chooses(
+    seed: int, templates: Templates
+) -> None:
+    # a lone card seen small (identified) beside a fan seen half as large again (nothing of
+    # it identified): the frame's size, the lone card's, reads none of the fan's corners
+    rng = np.random.default_rng(seed)
+    lone = parse_card("2D", DeckKind.OKTRIS)
+    left, _ = render(
+        Scene(cards=single(lone, (300.0, 360.0), 12.0), card_px=150.0), np.random.default_rng(seed)
+    )
+    cards = [parse_card(c, DeckKind.OKTRIS) for c in ("3H", "8C", "5D", "AS", "7H")]
+    placed = fan(cards, (930.0, 380.0), float(rng.uniform(-20, 20)), 230.0, rng)
+    image, truth = render(Scene(cards=placed, card_px=230.0), np.random.default_rng(seed))
+    image[:, :600] = left[:, :600]
+    identified = [d for d in Scanner(DeckKind.OKTRIS).scan(image).detections if d.card == lone]
+    assert len(identified) == 1
+    base = ScannerParams()
+    off = replace(base, covered=replace(base.covered, cluster_probes=False))
+    assert [d.card for d in read_covered(image, make_work(image, off.find), identified, templates, off)] == [
+        lone
+    ]
+    named = read_covered(image, make_work(image, base.find), identified, templates, base)[1:]
+    assert len(named) >= len(cards) - 1
+    short = 230.0 * 63.0 / 88.0
+    for d in named:
+        true_quad = next(np.asarray(c.corners, np.float64) for c in truth.cards if c.card == d.card)
+        found = np.asarray(d.corners, np.float64)
+        gap = min(float(np.hypot(*(np.roll(found, k, axis=0) - true_quad).T).mean()) for k in (0, 2))
+        assert gap < 0.25 * short, (d.card, gap)
