@@ -428,6 +428,12 @@ def _probe_size(
     return sizes[best], [n for i, n in readings if i == best], probed
 
 
+def _named_at(proposals: list[CornerProposal], read: set[int], named: list[_Named]) -> set[int]:
+    """The indices (of ``read``) of the ``proposals`` that ``named`` cards were read at."""
+    at = {(float(n.corner[0]), float(n.corner[1])) for n in named}
+    return {k for k in read if (float(proposals[k].point[0]), float(proposals[k].point[1])) in at}
+
+
 def _probe_clusters(
     frame: Image,
     work: Work,
@@ -473,12 +479,7 @@ def _probe_clusters(
             continue
         # the corners named at the size chosen are read; the others are read again at it below
         # (turned or moved where they read unclear)
-        at = {(float(n.corner[0]), float(n.corner[1])) for n in found}
-        probed |= {
-            members[i]
-            for i in read
-            if (float(proposals[members[i]].point[0]), float(proposals[members[i]].point[1])) in at
-        }
+        probed |= {members[i] for i in _named_at([proposals[k] for k in members], read, found)}
         named += found
         sizes_of.update(dict.fromkeys(members, chosen))
     return named, probed, sizes_of
