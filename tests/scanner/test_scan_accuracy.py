@@ -51,31 +51,32 @@ def test_fixtures_lone_cards_are_found(report: Report) -> None:
 def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(report: Report) -> None:
     # Cards under other cards (piles, fans, shown hands) show only part of their outline;
     # the figures reached so far are floors, the goal is the expected failure below.
-    # 83 of the 104 covered cards (79.8%) are found today, most rebuilt from their corners,
+    # 84 of the 104 covered cards (80.8%) are found today, most rebuilt from their corners,
     # some named from the index at a visible corner (scanner.scan_covered), read turned a few
-    # degrees where it reads unclear as laid.
+    # degrees or moved back along its side where it reads unclear as laid.
     covered = [report.by_group[g] for g in ("pile", "fan", "hand")]
     visible = sum(t.visible for t in covered)
     found = sum(t.found for t in covered)
     assert visible > 0
-    assert found / visible >= 0.78
+    assert found / visible >= 0.8
     pile = report.by_group["pile"]
     assert pile.visible > 0 and pile.found / pile.visible >= 0.7
     assert report.total.found / report.total.visible >= 0.85
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 128 of the 162 visible cards (79.0%) are named right today, 31 of the 40 fan cards
-    # (77.5%), 30 of the 46 hand cards (65.2%: covered cards named from the index at a
+    # 130 of the 162 visible cards (80.2%) are named right today, 31 of the 40 fan cards
+    # (77.5%), 32 of the 46 hand cards (69.6%: covered cards named from the index at a
     # visible corner, read at the size the index chooses where no card size is known, up to
-    # 64 corners read per frame, an unclear one read again turned a few degrees) and
+    # 64 corners read per frame, an unclear one read again turned a few degrees or moved back
+    # along its side, a cluster holding no card identified at its own size) and
     # 11 of the 18 pile cards (61.1%); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.77
+    assert report.total.identified / report.total.visible >= 0.79
     fan = report.by_group["fan"]
     assert fan.visible > 0 and fan.identified / fan.visible >= 0.75
     hand = report.by_group["hand"]
-    assert hand.visible > 0 and hand.identified / hand.visible >= 0.63
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.68
     pile = report.by_group["pile"]
     # 11 of 18: a pile's 6C the wide index search named 0.05 or less ahead of 6S stays open
     assert pile.visible > 0 and pile.identified / pile.visible >= 0.59
