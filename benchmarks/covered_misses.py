@@ -1,6 +1,7 @@
 """Why visible cards go unnamed: the causes of covered-card reading's misses, counted.
 
-Run: ``.venv/bin/python -m benchmarks.covered_misses [FOLDER] [--seed N [--count M]]``
+Run: ``.venv/bin/python -m benchmarks.covered_misses [FOLDER] [--seed N [--count M]]
+[--side-by-side]``
 (default: the committed fixtures ``tests/fixtures/scenes``; ``--seed`` renders held-out
 scenes). Every visible card (a corner index entirely visible) that the scanner does not
 name right is looked at from its true index corners (``truth.json``):
@@ -12,6 +13,11 @@ name right is looked at from its true index corners (``truth.json``):
   ranked first but below the thresholds, or another card ranked first;
 - the index read at the proposal, at the frame's card sizes (``scan_covered``'s) and at the
   true size.
+
+With ``--side-by-side`` it prints instead, for every scene scanned both ways in turn, the
+figures (identified, wrong, top card right, median ms per frame and the median per-frame
+time ratio) with the last resorts of covered-card reading off (``CoveredParams.shift_reads``
+0, ``cluster_probes`` off) and on.
 
 Causes: ``not proposed`` (split by what the true card's index reads), ``size`` (proposed,
 misread at the frame's sizes, named at the true size), ``read, dropped`` (named at a
@@ -27,16 +33,18 @@ import math
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from benchmarks.scanner_accuracy import _match, _short_side, scene_folder
+from benchmarks.scanner_accuracy import _match, _short_side, evaluate_side_by_side, scene_folder
 from scanner.find import find_cards
 from scanner.find_corners import card_quad, corner_proposals
 from scanner.find_work import make_work
+from scanner.params import ScannerParams
 from scanner.scan import Scanner
 from scanner.scan_covered import CornerReading, _card_shorts, read_corner
 from scorer.cards import DeckKind, parse_card
@@ -134,12 +142,34 @@ def misses(folder: Path) -> tuple[list[str], Counter[str]]:
     return lines, causes
 
 
+def side_by_side(folder: Path) -> list[str]:
+    """The figures of ``folder`` with moved reads and cluster sizes off and on, side by side."""
+    base = ScannerParams()
+    off = replace(base, covered=replace(base.covered, shift_reads=0, cluster_probes=False))
+    reports = evaluate_side_by_side(folder, [off, base])
+    lines = []
+    for title, report in zip(("off", "on"), reports, strict=True):
+        t = report.total
+        lines.append(
+            f"{title:>3}: identified {t.identified}/{t.visible} ({t.identified_pct:.1f}%), found"
+            f" {t.found_pct:.1f}%, wrong {t.wrong}/{t.named} ({t.wrong_pct:.2f}%), top right"
+            f" {t.top_right}/{t.piles} ({t.top_pct:.1f}%), median ms per frame {np.median(report.ms):.1f}"
+        )
+        lines += [f"       {m}" for m in report.mistakes if " read as " in m or "false card" in m]
+    ratio = np.asarray(reports[1].ms) / np.maximum(np.asarray(reports[0].ms), 1e-9)
+    lines.append(f"median per-frame time ratio, on / off: {float(np.median(ratio)):.2f}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the misses of a fixture folder (or of rendered held-out scenes); returns 0."""
     args = sys.argv[1:] if argv is None else argv
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as scratch:
         folder = scene_folder(args, Path(scratch), default_count=64)
+        if "--side-by-side" in args:
+            print("\n".join(side_by_side(folder)))
+            return 0
         lines, causes = misses(folder)
     print("\n".join(lines))
     print(f"\n{sum(causes.values())} visible cards not named right:")

@@ -13,14 +13,19 @@ index.  Here the index decides instead of the geometry:
    (calibration's ``card_size_px``, else the cards identified; with neither,
    the index chooses: a few corners are read at candidate sizes, those of the
    cards found and those whole card sides and long straight edges give,
-   ``scanner.covered_size``, and the size naming most of them is the frame's);
+   ``scanner.covered_size``, and the size naming most of them is the frame's; a
+   cluster of touching cards holding no card identified chooses its own size so,
+   ``CoveredParams.cluster_probes``);
 3. only corners whose index box lies on card pixels, holds print and lies
    outside every card already identified (or on another card part than the
    index it was identified at: a card lying on it) are read, at most
    ``CoveredParams.max_reads`` per frame;
 4. the corner part of the card is cut out upright into a canonical card image
    and its top-left index alone is read (``read_index(..., upright_only=True)``,
-   searched ``CoveredParams.search_px`` around its place);
+   searched ``CoveredParams.search_px`` around its place); a corner that names nothing, as it
+   lay or turned a few degrees, is read again moved back along the side it was found by
+   (``read_corner_shifting``: a corner where an outline's straight run ends lies where the card
+   over it cuts that side, short of the card's own corner);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels);
@@ -34,21 +39,28 @@ index.  Here the index decides instead of the geometry:
 
 from __future__ import annotations
 
-import functools
 import logging
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from scanner.covered_read import (
+    CornerReading,
+    corner_card_image,
+    read_corner,
+    read_corner_shifting,
+    read_corner_turning,
+    turned,
+)
 from scanner.covered_size import longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals
 from scanner.find_geometry import FloatArray, side_lengths
 from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
-from scanner.identify_index import read_index
-from scanner.identify_params import IdentifyParams
 from scanner.params import CoveredParams, ScannerParams
 from scanner.templates import Templates, in_deck
 from scanner.types import Detection, Image, Quad
@@ -58,6 +70,7 @@ __all__ = [
     "CornerReading",
     "corner_card_image",
     "read_corner",
+    "read_corner_shifting",
     "read_corner_turning",
     "read_covered",
     "turned",
@@ -83,18 +96,6 @@ _INK_GRID = np.stack(
 
 
 @dataclass(frozen=True)
-class CornerReading:
-    """What the index at one corner says: the card (``None`` when not clear), its score, its
-    lead over the next card and the smallest of its parts' scores."""
-
-    card: Card | None
-    score: float
-    margin: float
-    least_part: float
-    candidate: Card
-
-
-@dataclass(frozen=True)
 class _Named:
     """A card named from a corner: its corners (frame pixels, TL TR BR BL), its reading and the
     corner it was read at (work pixels)."""
@@ -103,126 +104,8 @@ class _Named:
     reading: CornerReading
     corner: FloatArray
     corners_read: int = 1
-
-
-def corner_card_image(frame: Image, quad: FloatArray, params: ScannerParams) -> Image:
-    """A canonical card image (``card_width x card_height``) showing the corner part of the card
-    ``quad`` (frame pixels, TL TR BR BL) at its top left and, turned half round, at its bottom
-    right; the rest is the corner part's median colour."""
-    w, h = params.find.card_width, params.find.card_height
-    pw, ph = round(w * params.covered.patch), round(h * params.covered.patch)
-    src = np.asarray(quad[[0, 1, 3]], np.float32)
-    dst = np.array([[0, 0], [w, 0], [0, h]], np.float32)
-    matrix = cv2.getAffineTransform(src, dst)
-    patch = np.asarray(
-        cv2.warpAffine(frame, matrix, (pw, ph), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
-        np.uint8,
-    )
-    # each channel's median (``np.median``: the mean of the two middle values, cut to uint8), from
-    # its histogram: a 256-bin count instead of partitioning every pixel
-    count = pw * ph
-    middle = (count - 1) // 2
-    fill = np.empty(patch.shape[2] if patch.ndim == 3 else 1, np.uint8)
-    for channel in range(len(fill)):
-        below = np.cumsum(cv2.calcHist([patch], [channel], None, [256], [0, 256]).ravel())
-        low = int(np.searchsorted(below, middle + 1))
-        high = low if count % 2 else int(np.searchsorted(below, middle + 2))
-        fill[channel] = (low + high) // 2
-    canvas = np.empty((h, w, *patch.shape[2:]), np.uint8)
-    canvas[0] = fill if patch.ndim == 3 else fill[0]
-    canvas[1:] = canvas[0]  # whole rows copied: far cheaper than spreading one pixel over all
-    canvas[:ph, :pw] = patch
-    canvas[h - ph :, w - pw :] = cv2.rotate(patch, cv2.ROTATE_180)
-    return canvas
-
-
-@functools.lru_cache(maxsize=16)
-def _corner_params(identify: IdentifyParams, search_px: int, standard: bool) -> IdentifyParams:
-    """The identifier's parameters for reading one index corner: the search ``search_px`` around
-    it and, for a standard card, the lone-corner template sizes (those ``read_index`` switches to
-    for one corner).  Made once per parameter set: a new parameter set checks every field, which
-    costs more than cutting out the corner read."""
-    if identify.search_px != search_px:
-        identify = replace(identify, search_px=search_px)
-    if standard and identify.lone_corner_scales != identify.template_scales:
-        identify = replace(identify, template_scales=identify.lone_corner_scales)
-    return identify
-
-
-def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams) -> CornerReading:
-    """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL).
-
-    The card is named when the best card's score reaches ``covered.min_score``, leads the
-    next by the deck's margin, each part reaches the deck's part threshold and it is a
-    card of the deck.
-    """
-    p = params.covered
-    octo = templates.deck is DeckKind.OCTOPLUS
-    image = corner_card_image(frame, quad, params)
-    identify = _corner_params(params.identify, p.search_px, not octo)
-    reading = read_index(image, templates, identify, corner=octo, upright_only=True)
-    order = np.argsort(-reading.scores)
-    best = int(order[0])
-    score = float(reading.scores[best])
-    runner = float(reading.scores[order[1]]) if len(order) > 1 else 0.0
-    margin = score - max(runner, 0.0)
-    least = float(reading.parts[best].min())
-    candidate = reading.order[best]
-    named = (
-        score >= p.min_score
-        and margin >= (p.octo_min_margin if octo else p.min_margin)
-        and least >= (p.octo_min_part_score if octo else p.min_part_score)
-        and in_deck(candidate, templates.deck)
-    )
-    return CornerReading(candidate if named else None, score, margin, least, candidate)
-
-
-def turned(quad: FloatArray, degrees: float) -> FloatArray:
-    """``quad`` turned by ``degrees`` (counter-clockwise as the image shows it) about its first
-    corner."""
-    rad = np.deg2rad(degrees)
-    c, s = np.cos(rad), np.sin(rad)
-    # image y points down: a counter-clockwise turn on screen
-    rotation = np.array([[c, s], [-s, c]])
-    corner = quad[0]
-    return np.asarray((quad - corner) @ rotation.T + corner, np.float64)
-
-
-def read_corner_turning(
-    frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams, budget: int
-) -> tuple[CornerReading, float, int]:
-    """Read the corner of ``quad`` (as ``read_corner``); when it reads unclear (no card named,
-    best score at least ``covered.turn_min_score``) and ``budget`` allows, read it again turned
-    by each of ``covered.turn_angles`` about the corner point.
-
-    Returns the reading kept, the turn it was read at (degrees; 0 for the first read) and the
-    number of extra reads made. A turned read is kept only when it names the card the corner
-    read first ranked first (as it lay), leads its next card by ``covered.turn_lead`` more than
-    the deck's margin, and no turn names another card; of several, the one with the highest
-    score.
-    """
-    p = params.covered
-    first = read_corner(frame, quad, templates, params)
-    if first.card is not None or budget <= 0 or p.turn_reads == 0 or first.score < p.turn_min_score:
-        return first, 0.0, 0
-    lead = (p.octo_min_margin if templates.deck is DeckKind.OCTOPLUS else p.min_margin) + p.turn_lead
-    best, angle, extra = first, 0.0, 0
-    rivals = False
-    for degrees in p.turn_angles:
-        if extra >= budget:
-            break
-        extra += 1
-        reading = read_corner(frame, turned(quad, degrees), templates, params)
-        if reading.card is None or reading.margin < lead:
-            continue
-        if reading.card != first.candidate:
-            rivals = True  # a turn names another card than the corner read as it lay
-            continue
-        if best.card is None or reading.score > best.score:
-            best, angle = reading, degrees
-    if rivals:
-        return first, 0.0, extra
-    return best, angle, extra
+    moved: bool = False
+    """Read with the corner moved along its side (``read_corner_shifting``): a last resort."""
 
 
 def _apart(a: FloatArray, b: FloatArray) -> float:
@@ -271,7 +154,7 @@ class _Identified:
     part: int
 
 
-def _part(points: FloatArray, labels: Image) -> int:
+def _part(points: FloatArray, labels: npt.NDArray[np.integer[Any]]) -> int:
     """The label of the card part (``labels`` of ``work.split``) most of ``points`` lie on; 0 on none."""
     h, w = labels.shape[:2]
     xs = np.clip(np.round(points[:, 0]).astype(np.intp), 0, w - 1)
@@ -397,14 +280,76 @@ def _probe_size(
     return sizes[best], [n for i, n in readings if i == best], probed
 
 
+def _named_at(proposals: list[CornerProposal], read: set[int], named: list[_Named]) -> set[int]:
+    """The indices (of ``read``) of the ``proposals`` that ``named`` cards were read at."""
+    at = {(float(n.corner[0]), float(n.corner[1])) for n in named}
+    return {k for k in read if (float(proposals[k].point[0]), float(proposals[k].point[1])) in at}
+
+
+def _probe_clusters(
+    frame: Image,
+    work: Work,
+    cards: Image,
+    proposals: list[CornerProposal],
+    shorts: list[float],
+    identified: list[FloatArray],
+    templates: Templates,
+    params: ScannerParams,
+) -> tuple[list[_Named], set[int], dict[int, float]]:
+    """The card size of each cluster of touching cards (``work.union``) holding no card
+    identified, chosen by the index as ``_probe_size`` does for a whole frame, among the frame's
+    sizes (``shorts``) and those the cluster's whole card sides agree with: cards at different
+    heights over the table (a pile on a box, a hand held up) show at other sizes than the cards
+    identified.  Returns the cards named while probing, the indices of the proposals read and,
+    per proposal of a cluster whose size was chosen, that size (work pixels)."""
+    p = params.covered
+    aspect = params.find.card_aspect
+    count, clusters = cv2.connectedComponents(work.union, connectivity=8)
+    held = {_part(quad.mean(axis=0, keepdims=True), np.asarray(clusters, np.int32)) for quad in identified}
+    home = [
+        _part(_index_points(card_quad(q, shorts[0], aspect)), np.asarray(clusters, np.int32))
+        for q in proposals
+    ]
+    smallest = params.find.min_card_area * float(cards.shape[0] * cards.shape[1])
+    named: list[_Named] = []
+    probed: set[int] = set()
+    sizes_of: dict[int, float] = {}
+    for label in range(1, int(count)):
+        members = [k for k, h in enumerate(home) if h == label]
+        if label in held or not members:
+            continue
+        mask = np.where(clusters == label, 255, 0).astype(np.uint8)
+        if cv2.countNonZero(mask) < smallest:
+            continue
+        sizes = size_candidates(shorts, whole_sides(mask, smallest, p), [], aspect, p)
+        if len(sizes) < 2:
+            continue
+        chosen, found, read = _probe_size(
+            frame, work, cards, [proposals[k] for k in members], sizes, templates, params
+        )
+        if chosen is None:
+            continue
+        # the corners named at the size chosen are read; the others are read again at it below
+        # (turned or moved where they read unclear)
+        probed |= {members[i] for i in _named_at([proposals[k] for k in members], read, found)}
+        named += found
+        sizes_of.update(dict.fromkeys(members, chosen))
+    return named, probed, sizes_of
+
+
 def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
     """Readings of one card whose cards lie within ``same`` (``_apart``) become one (the best scored,
     counting the index corners read); of readings of different cards at one place (corners
-    closer than ``near`` of the card's short side) only the best scored is kept."""
+    closer than ``near`` of the card's short side) only the best scored is kept.  Readings made
+    with the corner moved (``_Named.moved``) come after all others, and one whose corner lies
+    inside a card of its name already kept is that card (read from its other index corner at
+    a size a little off)."""
     kept: list[_Named] = []
-    for item in sorted(named, key=lambda n: -n.reading.score):
+    for item in sorted(named, key=lambda n: (n.moved, -n.reading.score)):
         short = side_lengths(item.quad)[0]
         for k, other in enumerate(kept):
+            if item.reading.card == other.reading.card and item.moved and _inside(item.quad[0], other.quad):
+                break  # a moved read of a card already read there (at another size)
             if item.reading.card == other.reading.card and _apart(item.quad, other.quad) <= same:
                 far = float(np.hypot(*(item.corner - other.corner)))
                 opposite = far > 0.5 * side_lengths(other.quad)[0]
@@ -457,6 +402,7 @@ def read_covered(
     proposals = corner_proposals(work, params.find, p, near)
     reads = 0
     turn_reads = 0
+    shift_reads = 0
     named: list[_Named] = []
     probed: set[int] = set()
     labels: Image | None = None
@@ -472,10 +418,17 @@ def read_covered(
         sizes = size_candidates(shorts, sides, edges, params.find.card_aspect, p)
         chosen, named, probed = _probe_size(frame, work, cards, proposals, sizes, templates, params)
         shorts = shorts if chosen is None else [chosen]
+    own_size: dict[int, float] = {}
+    if params.find.card_size_px is None and identified and p.cluster_probes:
+        extra_named, extra_probed, own_size = _probe_clusters(
+            frame, work, cards, proposals, shorts, identified, templates, params
+        )
+        named += extra_named
+        probed |= extra_probed
     for k, proposal in enumerate(proposals):
         if k in probed:
             continue
-        for short in shorts:
+        for short in [own_size[k]] if k in own_size else shorts:
             if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, own, params, labels):
                 continue
             reads += 1
@@ -483,17 +436,25 @@ def read_covered(
             budget = p.turn_reads - turn_reads
             reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, budget)
             turn_reads += extra
+            at = proposal
+            if reading.card is None and p.shift_reads > shift_reads:
+                moved, at, extra = read_corner_shifting(
+                    frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads
+                )
+                shift_reads += extra
+                reading = moved if moved is not None else reading
             if reading.card is not None:
-                fitted = _fit_size(proposal, short, work, params)
+                fitted = _fit_size(at, short, work, params)
                 if angle != 0.0:
                     fitted = turned(fitted, angle)
-                named.append(_Named(fitted / work.scale, reading, proposal.point))
+                named.append(_Named(fitted / work.scale, reading, at.point, moved=at is not proposal))
                 break
     log.debug(
-        "covered: %d corners, %d read, %d read turned, %d named",
+        "covered: %d corners, %d read, %d read turned, %d read moved, %d named",
         len(proposals),
         reads,
         turn_reads,
+        shift_reads,
         len(named),
     )
     if not named:

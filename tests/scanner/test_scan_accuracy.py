@@ -51,32 +51,33 @@ def test_fixtures_lone_cards_are_found(report: Report) -> None:
 def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(report: Report) -> None:
     # Cards under other cards (piles, fans, shown hands) show only part of their outline;
     # the figures reached so far are floors, the goal is the expected failure below.
-    # 83 of the 104 covered cards (79.8%) are found today, most rebuilt from their corners,
+    # 84 of the 104 covered cards (80.8%) are found today, most rebuilt from their corners,
     # some named from the index at a visible corner (scanner.scan_covered), read turned a few
-    # degrees where it reads unclear as laid.
+    # degrees or moved back along its side where it reads unclear as laid.
     covered = [report.by_group[g] for g in ("pile", "fan", "hand")]
     visible = sum(t.visible for t in covered)
     found = sum(t.found for t in covered)
     assert visible > 0
-    assert found / visible >= 0.78
+    assert found / visible >= 0.8
     pile = report.by_group["pile"]
     assert pile.visible > 0 and pile.found / pile.visible >= 0.7
     assert report.total.found / report.total.visible >= 0.85
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 132 of the 162 visible cards (81.5%) are named right today (128 before cards not
-    # identified, top cards first, were read again on their outline fitted anew), 32 of the
-    # 40 fan cards (80.0%), 31 of the 46 hand cards (67.4%: covered cards named from the index at a
+    # 133 of the 162 visible cards (82.1%) are named right today, 32 of the 40 fan cards
+    # (80.0%), 32 of the 46 hand cards (69.6%: covered cards named from the index at a
     # visible corner, read at the size the index chooses where no card size is known, up to
-    # 64 corners read per frame, an unclear one read again turned a few degrees) and
-    # 12 of the 18 pile cards (66.7%); the goal is the expected failure below.
+    # 64 corners read per frame, an unclear one read again turned a few degrees or moved back
+    # along its side, a cluster holding no card identified at its own size) and 12 of the 18
+    # pile cards (66.7%; cards not identified, top cards first, are read again on their outline
+    # fitted anew); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.79
+    assert report.total.identified / report.total.visible >= 0.81
     fan = report.by_group["fan"]
     assert fan.visible > 0 and fan.identified / fan.visible >= 0.77
     hand = report.by_group["hand"]
-    assert hand.visible > 0 and hand.identified / hand.visible >= 0.65
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.68
     pile = report.by_group["pile"]
     # 12 of 18 (the top card of scene_032 read on its outline fitted again); a pile's 6C the
     # wide index search named 0.05 or less ahead of 6S stays open

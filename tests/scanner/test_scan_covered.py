@@ -13,9 +13,19 @@ from scanner.find_corners import CornerProposal, card_quad, corner_proposals
 from scanner.find_work import Work, make_work
 from scanner.params import CoveredParams, FindParams, ScannerParams
 from scanner.scan import Scanner
-from scanner.scan_covered import read_corner, read_corner_turning, read_covered, turned
+from scanner.scan_covered import (
+    CornerReading,
+    _apart,
+    _merge,
+    _Named,
+    read_corner,
+    read_corner_shifting,
+    read_corner_turning,
+    read_covered,
+    turned,
+)
 from scanner.scenes import Scene, SceneTruth, render
-from scanner.scenes_layout import fan, hand_row, pile
+from scanner.scenes_layout import fan, hand_row, pile, single
 from scanner.templates import Templates
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind, parse_card
@@ -396,3 +406,109 @@ def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
     # the same lead vetoes when the veto asks for none
     strict = replace(p, covered=replace(p.covered, veto_lead=0.0))
     assert target.card not in [d.card for d in read_covered(image, work, [tied], templates, strict, [rival])]
+
+
+def _run_end(quad: np.ndarray, along: float) -> CornerProposal:
+    """The index corner of the card ``quad`` proposed ``along`` (a fraction of its short side)
+    along its short side from where it lies, as the end of a straight run of an outline lies
+    where the card over it cuts that side."""
+    across = quad[1] - quad[0]
+    short = float(np.hypot(*across))
+    unit = across / short
+    down = np.array([-unit[1], unit[0]])
+    return CornerProposal(quad[0] + along * short * unit, unit, down, 0.5 * short, 0.0)
+
+
+def test_a_corner_proposed_along_its_side_is_named_when_read_moved_back(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, truth = fanned
+    p = ScannerParams()
+    short = CARD_PX * 63.0 / 88.0
+    plain = moved = 0
+    for card in truth.cards:
+        quad = np.asarray(card.corners, np.float64)
+        proposal = _run_end(quad, 0.12)
+        first = read_corner(image, card_quad(proposal, short, p.find.card_aspect), templates, p)
+        plain += first.card == card.card
+        reading, at, reads = read_corner_shifting(image, proposal, short, 1.0, templates, p, budget=8)
+        assert 0 < reads <= len(p.covered.shift_steps)
+        assert reading is None or reading.card == card.card  # a moved read names no other card
+        if reading is not None:
+            moved += 1
+            # read where the card's own corner lies, back along the side it was proposed on
+            assert float(np.hypot(*(at.point - quad[0]))) < 0.05 * short
+            assert np.allclose(at.across, proposal.across)
+    assert moved >= plain + 4
+    # no budget: no read
+    assert (
+        read_corner_shifting(
+            image, _run_end(np.asarray(truth.cards[0].corners), 0.12), short, 1.0, templates, p, budget=0
+        )[2]
+        == 0
+    )
+
+
+def test_covered_shift_params_are_validated() -> None:
+    with pytest.raises(ValueError, match=r"covered\.shift_reads must be an int"):
+        CoveredParams(shift_reads=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.shift_steps"):
+        CoveredParams(shift_steps=())
+    with pytest.raises(ValueError, match=r"covered\.shift_steps"):
+        CoveredParams(shift_steps=(0.9,))
+    with pytest.raises(ValueError, match=r"covered\.shift_lead"):
+        CoveredParams(shift_lead=-0.01)
+    with pytest.raises(ValueError, match=r"covered\.cluster_probes"):
+        CoveredParams(cluster_probes=1)  # type: ignore[arg-type]
+
+
+def test_a_moved_read_of_a_card_already_read_there_at_another_size_is_that_card() -> None:
+    card = parse_card("4", DeckKind.OCTOPLUS)
+    short, aspect = 100.0, 88.0 / 63.0
+    right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    # read at its top-left index corner at its own size...
+    own = card_quad(CornerProposal(np.array([100.0, 100.0]), right, down, 50.0, 0.0), short, aspect)
+    # ...and, moved, at its bottom-right one at a size 30% too large: the two cards lie apart
+    far = own[2]
+    big = card_quad(CornerProposal(far, -right, -down, 50.0, 0.0), 1.3 * short, aspect)
+    reading = CornerReading(card, 0.8, 0.1, 0.75, card)
+    first = _Named(own, replace(reading, score=0.7), own[0])
+    second = _Named(big, reading, far, moved=True)
+    p = CoveredParams()
+    assert _apart(big, own) > p.same_card
+    kept = _merge([second, first], p.same_card, p.same_place)
+    assert [k.moved for k in kept] == [False]
+    # not moved, the better-scored read of the two stays a card of its own
+    assert len(_merge([replace(second, moved=False), first], p.same_card, p.same_place)) == 2
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_cluster_holding_no_card_identified_is_read_at_the_size_its_own_index_chooses(
+    seed: int, templates: Templates
+) -> None:
+    # a lone card seen small (identified) beside a fan seen half as large again (nothing of
+    # it identified): the frame's size, the lone card's, reads none of the fan's corners
+    rng = np.random.default_rng(seed)
+    lone = parse_card("2D", DeckKind.OKTRIS)
+    left, _ = render(
+        Scene(cards=single(lone, (300.0, 360.0), 12.0), card_px=150.0), np.random.default_rng(seed)
+    )
+    cards = [parse_card(c, DeckKind.OKTRIS) for c in ("3H", "8C", "5D", "AS", "7H")]
+    placed = fan(cards, (930.0, 380.0), float(rng.uniform(-20, 20)), 230.0, rng)
+    image, truth = render(Scene(cards=placed, card_px=230.0), np.random.default_rng(seed))
+    image[:, :600] = left[:, :600]
+    identified = [d for d in Scanner(DeckKind.OKTRIS).scan(image).detections if d.card == lone]
+    assert len(identified) == 1
+    base = ScannerParams()
+    off = replace(base, covered=replace(base.covered, cluster_probes=False))
+    assert [d.card for d in read_covered(image, make_work(image, off.find), identified, templates, off)] == [
+        lone
+    ]
+    named = read_covered(image, make_work(image, base.find), identified, templates, base)[1:]
+    assert len(named) >= len(cards) - 1
+    short = 230.0 * 63.0 / 88.0
+    for d in named:
+        true_quad = next(np.asarray(c.corners, np.float64) for c in truth.cards if c.card == d.card)
+        found = np.asarray(d.corners, np.float64)
+        gap = min(float(np.hypot(*(np.roll(found, k, axis=0) - true_quad).T).mean()) for k in (0, 2))
+        assert gap < 0.25 * short, (d.card, gap)

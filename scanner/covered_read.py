@@ -1,0 +1,214 @@
+"""One covered card's corner index read: the corner part of the card cut out upright and its
+top-left index alone read (``scanner.identify_index.read_index``).
+
+A corner proposal (``scanner.find_corners``) lays a card out from a possible index
+corner; ``read_corner`` names the card there when the index is clear (the
+``CoveredParams`` thresholds of an index alone).  A proposal is often a little off:
+``read_corner_turning`` reads an unclear corner again turned a few degrees about its
+corner point, ``read_corner_shifting`` reads a corner that names nothing moved back
+along the side it was found by (where a straight run of an outline ends at the card
+over it, short of the covered card's own corner).  ``scanner.scan_covered`` reads
+the corners of a frame with these.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from scanner.find_corners import CornerProposal, card_quad
+from scanner.find_geometry import FloatArray
+from scanner.identify_index import read_index
+from scanner.identify_params import IdentifyParams
+from scanner.params import ScannerParams
+from scanner.templates import Templates, in_deck
+from scanner.types import Image
+from scorer.cards import Card, DeckKind
+
+__all__ = [
+    "CornerReading",
+    "corner_card_image",
+    "read_corner",
+    "read_corner_shifting",
+    "read_corner_turning",
+    "turned",
+]
+
+
+@dataclass(frozen=True)
+class CornerReading:
+    """What the index at one corner says: the card (``None`` when not clear), its score, its
+    lead over the next card and the smallest of its parts' scores."""
+
+    card: Card | None
+    score: float
+    margin: float
+    least_part: float
+    candidate: Card
+
+
+def corner_card_image(frame: Image, quad: FloatArray, params: ScannerParams) -> Image:
+    """A canonical card image (``card_width x card_height``) showing the corner part of the card
+    ``quad`` (frame pixels, TL TR BR BL) at its top left and, turned half round, at its bottom
+    right; the rest is the corner part's median colour."""
+    w, h = params.find.card_width, params.find.card_height
+    pw, ph = round(w * params.covered.patch), round(h * params.covered.patch)
+    src = np.asarray(quad[[0, 1, 3]], np.float32)
+    dst = np.array([[0, 0], [w, 0], [0, h]], np.float32)
+    matrix = cv2.getAffineTransform(src, dst)
+    patch = np.asarray(
+        cv2.warpAffine(frame, matrix, (pw, ph), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+        np.uint8,
+    )
+    # each channel's median (``np.median``: the mean of the two middle values, cut to uint8), from
+    # its histogram: a 256-bin count instead of partitioning every pixel
+    count = pw * ph
+    middle = (count - 1) // 2
+    fill = np.empty(patch.shape[2] if patch.ndim == 3 else 1, np.uint8)
+    for channel in range(len(fill)):
+        below = np.cumsum(cv2.calcHist([patch], [channel], None, [256], [0, 256]).ravel())
+        low = int(np.searchsorted(below, middle + 1))
+        high = low if count % 2 else int(np.searchsorted(below, middle + 2))
+        fill[channel] = (low + high) // 2
+    canvas = np.empty((h, w, *patch.shape[2:]), np.uint8)
+    canvas[0] = fill if patch.ndim == 3 else fill[0]
+    canvas[1:] = canvas[0]  # whole rows copied: far cheaper than spreading one pixel over all
+    canvas[:ph, :pw] = patch
+    canvas[h - ph :, w - pw :] = cv2.rotate(patch, cv2.ROTATE_180)
+    return canvas
+
+
+@functools.lru_cache(maxsize=16)
+def _corner_params(identify: IdentifyParams, search_px: int, standard: bool) -> IdentifyParams:
+    """The identifier's parameters for reading one index corner: the search ``search_px`` around
+    it and, for a standard card, the lone-corner template sizes (those ``read_index`` switches to
+    for one corner).  Made once per parameter set: a new parameter set checks every field, which
+    costs more than cutting out the corner read."""
+    if identify.search_px != search_px:
+        identify = replace(identify, search_px=search_px)
+    if standard and identify.lone_corner_scales != identify.template_scales:
+        identify = replace(identify, template_scales=identify.lone_corner_scales)
+    return identify
+
+
+def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams) -> CornerReading:
+    """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL).
+
+    The card is named when the best card's score reaches ``covered.min_score``, leads the
+    next by the deck's margin, each part reaches the deck's part threshold and it is a
+    card of the deck.
+    """
+    p = params.covered
+    octo = templates.deck is DeckKind.OCTOPLUS
+    image = corner_card_image(frame, quad, params)
+    identify = _corner_params(params.identify, p.search_px, not octo)
+    reading = read_index(image, templates, identify, corner=octo, upright_only=True)
+    order = np.argsort(-reading.scores)
+    best = int(order[0])
+    score = float(reading.scores[best])
+    runner = float(reading.scores[order[1]]) if len(order) > 1 else 0.0
+    margin = score - max(runner, 0.0)
+    least = float(reading.parts[best].min())
+    candidate = reading.order[best]
+    named = (
+        score >= p.min_score
+        and margin >= (p.octo_min_margin if octo else p.min_margin)
+        and least >= (p.octo_min_part_score if octo else p.min_part_score)
+        and in_deck(candidate, templates.deck)
+    )
+    return CornerReading(candidate if named else None, score, margin, least, candidate)
+
+
+def turned(quad: FloatArray, degrees: float) -> FloatArray:
+    """``quad`` turned by ``degrees`` (counter-clockwise as the image shows it) about its first
+    corner."""
+    rad = np.deg2rad(degrees)
+    c, s = np.cos(rad), np.sin(rad)
+    # image y points down: a counter-clockwise turn on screen
+    rotation = np.array([[c, s], [-s, c]])
+    corner = quad[0]
+    return np.asarray((quad - corner) @ rotation.T + corner, np.float64)
+
+
+def read_corner_turning(
+    frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams, budget: int
+) -> tuple[CornerReading, float, int]:
+    """Read the corner of ``quad`` (as ``read_corner``); when it reads unclear (no card named,
+    best score at least ``covered.turn_min_score``) and ``budget`` allows, read it again turned
+    by each of ``covered.turn_angles`` about the corner point.
+
+    Returns the reading kept, the turn it was read at (degrees; 0 for the first read) and the
+    number of extra reads made. A turned read is kept only when it names the card the corner
+    read first ranked first (as it lay), leads its next card by ``covered.turn_lead`` more than
+    the deck's margin, and no turn names another card; of several, the one with the highest
+    score.
+    """
+    p = params.covered
+    first = read_corner(frame, quad, templates, params)
+    if first.card is not None or budget <= 0 or p.turn_reads == 0 or first.score < p.turn_min_score:
+        return first, 0.0, 0
+    lead = (p.octo_min_margin if templates.deck is DeckKind.OCTOPLUS else p.min_margin) + p.turn_lead
+    best, angle, extra = first, 0.0, 0
+    rivals = False
+    for degrees in p.turn_angles:
+        if extra >= budget:
+            break
+        extra += 1
+        reading = read_corner(frame, turned(quad, degrees), templates, params)
+        if reading.card is None or reading.margin < lead:
+            continue
+        if reading.card != first.candidate:
+            rivals = True  # a turn names another card than the corner read as it lay
+            continue
+        if best.card is None or reading.score > best.score:
+            best, angle = reading, degrees
+    if rivals:
+        return first, 0.0, extra
+    return best, angle, extra
+
+
+def read_corner_shifting(
+    frame: Image,
+    proposal: CornerProposal,
+    short: float,
+    scale: float,
+    templates: Templates,
+    params: ScannerParams,
+    budget: int,
+) -> tuple[CornerReading | None, CornerProposal, int]:
+    """Read the card of ``proposal`` (work pixels, short side ``short``; frame pixels are work
+    pixels over ``scale``) moved back along its longer arm by each of ``covered.shift_steps``
+    (fractions of ``short``), at most ``budget`` reads.
+
+    A corner found where a straight run of an outline ends lies where the card over it cuts
+    the side (or where a rounded corner ends it), a little along that side from the card's own
+    corner.  Returns the reading kept (``None`` when none names a card), the proposal moved
+    where it was read and the number of reads made.  A moved read is kept only when it names
+    a card, leads its next card by ``covered.shift_lead`` more than the deck's margin, and no
+    other move names another card; of several, the one with the highest score.
+    """
+    p = params.covered
+    lead = (p.octo_min_margin if templates.deck is DeckKind.OCTOPLUS else p.min_margin) + p.shift_lead
+    arm = proposal.across if proposal.length_across >= proposal.length_down else proposal.down
+    best: CornerReading | None = None
+    where = proposal
+    reads = 0
+    names: set[Card] = set()
+    for step in p.shift_steps:
+        if reads >= budget:
+            break
+        reads += 1
+        moved = replace(proposal, point=proposal.point - step * short * arm)
+        quad = card_quad(moved, short, params.find.card_aspect) / scale
+        reading = read_corner(frame, quad, templates, params)
+        if reading.card is None:
+            continue
+        names.add(reading.card)
+        if reading.margin >= lead and (best is None or reading.score > best.score):
+            best, where = reading, moved
+    if len(names) > 1:
+        return None, proposal, reads
+    return best, where, reads
