@@ -212,22 +212,17 @@ def _lone_cards(
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3):
                 continue
             quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
-            if quad is not None and not _lone_ok(quad, work, p, verify, name != "split", faint):
-                quad = None
             if quad is None and verify and p.complete_cut:
                 # a card the frame cuts off: the whole card, if its part in view looks like one
                 quad = _cut_lone(c, work, p, faint)
-            if quad is not None and min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
-                lone.append(quad)
+            if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
+                continue
+            if verify and not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p, faint)):
+                continue
+            if name != "split" and _several_cards(quad, work, p):
+                continue
+            lone.append(quad)
     return _dedupe(lone, p)
-
-
-def _lone_ok(quad: FloatArray, work: Work, p: FindParams, verify: bool, row: bool, faint: Arr | None) -> bool:
-    """Whether a lone quad is kept: it passes the card checks (``verify``) and (``row``) it holds
-    no row of cards."""
-    if verify and not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p, faint)):
-        return False
-    return not (row and _several_cards(quad, work, p))
 
 
 def _cut_lone(contour: Arr, work: Work, p: FindParams, faint: Arr | None) -> FloatArray | None:
