@@ -12,7 +12,9 @@ its edges.  Then:
    A quad outlined by edges must also look like a card (``scanner.find_check``:
    a paper border strip, every side not cut off by the frame showing as an
    edge); such a checked quad may be off the card's aspect by
-   ``lone_aspect_tolerance`` (a slanted view).
+   ``lone_aspect_tolerance`` (a slanted view).  A checked region that the
+   frame's border cuts, and whose outline is therefore no quad, is completed
+   to the whole card from its sides in view (``scanner.find_cut``).
 2. **Touching and overlapping cards** (piles, fans, hands, a hand over a card)
    are rebuilt from their visible corners (``scanner.find_split``).
 3. **Top card.**  Where two cards overlap, the upper card's outline shows across
