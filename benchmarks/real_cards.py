@@ -1,8 +1,9 @@
 """Card reading on real photos: templates learned from half the single-card photos.
 
 Run: ``.venv/bin/python -m benchmarks.real_cards [--folder DIR] [--json] [--sheet PNG]
-[--scenes DIR]``.  The photos live outside the repository (``../shared/data/real-cards`` or the folder
-named by ``OCTOTABLE_REAL_CARDS``); see that folder's README for their kinds.
+[--scenes DIR] [--singles DIR]``.  The photos live outside the repository
+(``../shared/data/real-cards`` or the folder named by ``OCTOTABLE_REAL_CARDS``); see that
+folder's README for their kinds.
 
 The split (fixed, so figures can be compared between runs):
 
@@ -383,6 +384,54 @@ def draw_scenes(folder: Path, out: Path, readers: dict[str, Templates]) -> int:
     return drawn
 
 
+def draw_singles(folder: Path, out: Path, templates: Templates) -> dict[str, int]:
+    """Draw every single-card test photo whose quads, each read as found (not turned the other way
+    as ``Scanner`` also tries), do not name its card alone, with the quads and what each reads as
+    with ``templates`` (the named card or ``-``, the first candidate and its score;
+    green where it names the photo's card): one PNG per photo in ``out`` (outside the repository),
+    named after its kind, its number in the test set and its card.  Returns, per kind, how many
+    were drawn with no quad, and with quads."""
+    out.mkdir(parents=True, exist_ok=True)
+    _, test_rows = split(read_rows(folder))
+    counts: dict[str, int] = {}
+    for index, row in enumerate(test_rows):
+        if row.kind not in SINGLE_KINDS:
+            continue
+        raw = cv2.imread(str(row.path), cv2.IMREAD_COLOR)
+        if raw is None:
+            continue
+        image: Image = np.asarray(raw, dtype=np.uint8)
+        params = params_for(row.kind)
+        found = find_cards(image, params.find)
+        answers = [
+            identify(warp_card(image, f.corners, params.find), templates, params.identify) for f in found
+        ]
+        if any(a.card == row.label for a in answers) and all(a.card in (None, row.label) for a in answers):
+            continue
+        canvas = image.copy()
+        for card, answer in zip(found, answers, strict=True):
+            pts = np.round(np.asarray(card.corners)).astype(np.int32)
+            colour = (0, 200, 0) if answer.card == row.label else (0, 0, 255)
+            cv2.polylines(canvas, [pts], True, colour, 2)
+            text = f"{answer.card or '-'}/{answer.candidate} {answer.confidence:.2f}"
+            cv2.putText(
+                canvas, text, (int(pts[0, 0]), int(pts[0, 1])), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1
+            )
+        cv2.putText(
+            canvas,
+            f"{row.label} quads {len(found)}",
+            (6, 24),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.7,
+            (255, 0, 255),
+            2,
+        )
+        cv2.imwrite(str(out / f"{row.kind}-{index:02d}-{row.label}.png"), canvas)
+        key = f"{row.kind} {'no quad' if not found else 'quads'}"
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
 def composed_leave_one_out(report: LearnReport, templates: Templates) -> dict[str, int]:
     """Composition checked on the learning half alone: each card learned from a photo is
     composed from the other learned cards, and its own learned template is read against the
@@ -444,6 +493,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="also draw every scene's quads and readings into this folder",
     )
+    parser.add_argument(
+        "--singles",
+        type=Path,
+        default=None,
+        help="also draw every single-card test photo not read right into this folder",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     folder = args.folder or real_cards_folder()
@@ -461,6 +516,11 @@ def main(argv: list[str] | None = None) -> int:
             learned = Templates.load(learn(folder, Path(tmp)).folder, DeckKind.OKTRIS)
         readers = {"learned": learned, "built-in": Templates.builtin(DeckKind.OKTRIS)}
         print(f"drew {draw_scenes(folder, args.scenes, readers)} scenes into {args.scenes}")
+    if args.singles is not None:
+        with tempfile.TemporaryDirectory(prefix="octotable-real-") as tmp:
+            learned = Templates.load(learn(folder, Path(tmp)).folder, DeckKind.OKTRIS)
+        for what, drawn in sorted(draw_singles(folder, args.singles, learned).items()):
+            print(f"drew {drawn} single photos not read right ({what}) into {args.singles}")
     figures = run(folder)
     if args.json:
         print(json.dumps(figures, indent=2))

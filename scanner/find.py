@@ -12,7 +12,9 @@ its edges.  Then:
    A quad outlined by edges must also look like a card (``scanner.find_check``:
    a paper border strip, every side not cut off by the frame showing as an
    edge); such a checked quad may be off the card's aspect by
-   ``lone_aspect_tolerance`` (a slanted view).
+   ``lone_aspect_tolerance`` (a slanted view).  A checked region that the
+   frame's border cuts, and whose outline is therefore no quad, is completed
+   to the whole card from its sides in view (``scanner.find_cut``).
 2. **Touching and overlapping cards** (piles, fans, hands, a hand over a card)
    are rebuilt from their visible corners (``scanner.find_split``).
 3. **Top card.**  Where two cards overlap, the upper card's outline shows across
@@ -35,6 +37,7 @@ import cv2
 import numpy as np
 
 from scanner.find_check import looks_like_card, overshoot
+from scanner.find_cut import cut_cards
 from scanner.find_geometry import (
     Arr,
     FloatArray,
@@ -211,6 +214,9 @@ def _lone_cards(
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3):
                 continue
             quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
+            if quad is None and verify and p.complete_cut:
+                # a card the frame cuts off: the whole card, if its part in view looks like one
+                quad = _cut_lone(c, work, p, faint)
             if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
                 continue
             if verify and not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p, faint)):
@@ -219,6 +225,18 @@ def _lone_cards(
                 continue
             lone.append(quad)
     return _dedupe(lone, p)
+
+
+def _cut_lone(contour: Arr, work: Work, p: FindParams, faint: Arr | None) -> FloatArray | None:
+    """The whole card of a region the frame's border cuts (``scanner.find_cut``), when the part
+    in view looks like a card and holds no row of cards; else ``None``."""
+    for cut in cut_cards(contour, _dense(contour), work.grey.shape, p):
+        quad = cut.quad
+        if not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p, faint, in_view=True)):
+            continue
+        if not _several_cards(quad, work, p):
+            return quad
+    return None
 
 
 def _lone_by_lines(work: Work, faint: Arr, p: FindParams) -> list[FloatArray]:

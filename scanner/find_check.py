@@ -51,11 +51,14 @@ def cut_sides(quad: FloatArray, shape: tuple[int, ...], p: FindParams) -> Arr:
     return out
 
 
-def side_support(quad: FloatArray, work: Work, p: FindParams, faint: Arr | None = None) -> FloatArray:
+def side_support(
+    quad: FloatArray, work: Work, p: FindParams, faint: Arr | None = None, in_view: bool = False
+) -> FloatArray:
     """Per side, the fraction of its points where it shows as an edge: a gradient across the side
     of at least ``top_min_gradient`` within two pixels of it (with ``faint`` edges: a faint edge pixel
     there whose gradient points across the side within ``top_alignment``).  Points off the frame
-    count as not showing; a side the frame cuts off (``cut_sides``) gets NaN."""
+    count as not showing (with ``in_view``, for a card partly beyond the frame: they are left out,
+    and a side mostly off the frame gets NaN); a side the frame cuts off (``cut_sides``) gets NaN."""
     h, w = work.grey.shape[:2]
     pts, normal = _sides(quad, p.support_points)
     q = pts[None, :, :, :] + normal[None, :, None, :] * _ACROSS[:, :, :, None]
@@ -74,6 +77,12 @@ def side_support(quad: FloatArray, work: Work, p: FindParams, faint: Arr | None 
         strong = across >= p.top_min_gradient
     shows = (strong & on).any(axis=0)
     support = shows.mean(axis=1).astype(np.float64)
+    if in_view:
+        seen = on.any(axis=0)
+        count = seen.sum(axis=1)
+        support = np.where(
+            count >= 0.5 * seen.shape[1], (shows & seen).sum(axis=1) / np.maximum(count, 1), np.nan
+        )
     support[cut_sides(quad, work.grey.shape, p)] = np.nan
     return np.asarray(support, dtype=np.float64)
 
@@ -143,12 +152,15 @@ def paper_border(quad: FloatArray, work: Work, p: FindParams) -> float:
     return float(paper[on].mean())
 
 
-def looks_like_card(quad: FloatArray, work: Work, p: FindParams, faint: Arr | None = None) -> bool:
+def looks_like_card(
+    quad: FloatArray, work: Work, p: FindParams, faint: Arr | None = None, in_view: bool = False
+) -> bool:
     """Whether ``quad`` (work pixels) has a paper border strip (``min_paper``) and every side
     the frame does not cut off shows along at least ``min_side_support`` of it (at least two
-    sides must show; with ``faint`` edges: as those, see ``side_support``)."""
+    sides must show; with ``faint`` edges: as those, see ``side_support``; ``in_view``: the
+    card reaches beyond the frame, only its sides' parts in view count)."""
     if paper_border(quad, work, p) < p.min_paper:
         return False
-    support = side_support(quad, work, p, faint)
+    support = side_support(quad, work, p, faint, in_view)
     shown = support[~np.isnan(support)]
     return bool(len(shown) >= 2 and shown.min() >= p.min_side_support)

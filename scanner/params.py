@@ -178,6 +178,11 @@ class FindParams:
             ones (``other_way``).
         mirrored: the camera delivers mirror images (a webcam's selfie view): cut-out cards are
             flipped back (``warp_card``).
+        complete_cut: a region the frame's border cuts is completed to a whole card from its sides
+            in view (``scanner.find_cut``; kept when at least ``cut_min_seen`` of it is in view).
+        cut_min_side: of such a region's outline, the edges at least this fraction of its longest
+            edge off the border are the card's sides in view ...
+        cut_square: ... and they run along or square to one another within this angle (degrees).
     """
 
     work_long_side: int = 640
@@ -281,6 +286,9 @@ class FindParams:
     max_overshoot: float = 0.5
     square_aspect: float = 1.2
     mirrored: bool = False
+    complete_cut: bool = True
+    cut_min_side: float = 0.3
+    cut_square: float = 15.0
 
     def __post_init__(self) -> None:
         self.validate()
@@ -456,10 +464,13 @@ class FindParams:
         _check("find.line_below", self.line_below, 0.0, 1.01)
         _check("find.overshoot_length", self.overshoot_length, 0.06, 1.0)
         _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
+        _check("find.cut_min_side", self.cut_min_side, 0.0, 1.0)
+        _check("find.cut_square", self.cut_square, 0.0, 45.0)
         if not isinstance(self.faint_at_border, bool):
             raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):
             raise ValueError(f"find.mirrored must be True or False, got {self.mirrored!r}")
+        _check_bool("find.complete_cut", self.complete_cut)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def test_the_split_learns_from_half_the_single_card_photos() -> None:
 def test_phone_photos_of_one_card_floor(figures: dict[str, Any]) -> None:
     phone = figures["kinds"]["single_phone_table"]
     assert phone["photos"] == 32
-    assert phone["right_pct"] >= 55.0, phone
+    assert phone["right_pct"] >= 60.0, phone
     assert phone["wrong"] == 0, phone  # a card not named is better than a wrong name
 
 
@@ -67,6 +67,7 @@ def test_cards_without_a_learning_photo_are_composed_and_read(figures: dict[str,
 def test_webcam_photos_of_a_held_card_floor(figures: dict[str, Any]) -> None:
     webcam = figures["kinds"]["single_webcam_handheld"]
     assert webcam["photos"] == 16
+    assert webcam["right"] >= 1, webcam
     assert webcam["wrong"] <= 2, webcam
 
 
