@@ -47,6 +47,7 @@ from scanner.find_geometry import FloatArray, side_lengths
 from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
 from scanner.identify_index import read_index
+from scanner.identify_look import second_look
 from scanner.params import CoveredParams, ScannerParams
 from scanner.templates import Templates, in_deck
 from scanner.types import Detection, Image, Quad
@@ -151,6 +152,9 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
         and least >= (p.octo_min_part_score if octo else p.min_part_score)
         and in_deck(candidate, templates.deck)
     )
+    if not named:
+        # an unclear index: a second look at the parts that tell the close cards apart
+        named = second_look(image, reading, templates, identify, upright_only=True) is not None
     return CornerReading(candidate if named else None, score, margin, least, candidate)
 
 
