@@ -227,7 +227,7 @@ class IdentifyParams:
     colour, by this much: a spade and a club (a heart and a diamond) read alike when the search
     reaches beyond a blurred or covered index (0: off)."""
 
-    look_scales: tuple[float, ...] = (0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.15)
+    look_scales: tuple[float, ...] = (0.85, 0.95, 1.05, 1.15)
     """The second look at an index (``scanner.identify_look``), which compares two cards on the
     parts of their index that tell them apart, tries each part's glyph at these sizes..."""
     look_blurs: tuple[float, ...] = (0.0, 1.0, 2.0)

@@ -151,10 +151,14 @@ def test_look_parameters_are_validated(field: str, value: object) -> None:
         replace(PARAMS, **{field: value})
 
 
-@pytest.mark.parametrize(("file", "card"), [("scene_030.jpg", "2H"), ("scene_038.jpg", "8S")])
+@pytest.mark.parametrize(
+    ("file", "card"),
+    [("scene_030.jpg", "2H"), ("scene_038.jpg", "8S"), ("scene_038.jpg", "8D"), ("scene_038.jpg", "8C")],
+)
 def test_fixture_cards_whose_index_was_unclear_are_now_named(file: str, card: str) -> None:
-    """A single under a hand (its lone corner read 2H 0.021 ahead of 3H) and a card of a hand row:
-    unnamed before the second look, named now (and by nothing with the look switched off)."""
+    """A single under a hand (its lone corner read 2H 0.021 ahead of 3H) and cards of a hand row
+    (8D 0.017 ahead of 5D, 8C 0.007 ahead of 5C): unnamed before the second look, named now (and
+    by nothing with the look switched off)."""
     doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
     scene = next(s for s in doc["scenes"] if s["file"] == file)
     deck = DeckKind(scene["deck"])

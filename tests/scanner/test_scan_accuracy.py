@@ -65,18 +65,18 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 130 of the 162 visible cards (80.2%) are named right today, 31 of the 40 fan cards
-    # (77.5%), 31 of the 46 hand cards (67.4%: covered cards named from the index at a
+    # 132 of the 162 visible cards (81.5%) are named right today, 31 of the 40 fan cards
+    # (77.5%), 33 of the 46 hand cards (71.7%: covered cards named from the index at a
     # visible corner, read at the size the index chooses where no card size is known, up to
     # 64 corners read per frame, an unclear one read again turned a few degrees or given a
     # second look at the parts that tell its close cards apart) and 11 of the 18 pile cards
     # (61.1%); the goal is the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.79
+    assert report.total.identified / report.total.visible >= 0.8
     fan = report.by_group["fan"]
     assert fan.visible > 0 and fan.identified / fan.visible >= 0.75
     hand = report.by_group["hand"]
-    assert hand.visible > 0 and hand.identified / hand.visible >= 0.66
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.69
     pile = report.by_group["pile"]
     # 11 of 18: a pile's 6C the wide index search named 0.05 or less ahead of 6S stays open
     assert pile.visible > 0 and pile.identified / pile.visible >= 0.59
