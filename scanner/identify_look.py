@@ -247,44 +247,74 @@ def second_look(
     upright_only: bool = False,
 ) -> Card | None:
     """The card an index ``reading`` of ``image`` ranks first, named by a second look: its score
-    reaches ``look_min_score``, each of its parts ``look_min_part_score``, and against every
-    other card within ``look_band`` of it (at least the runner-up) the look (``look``, at the
-    place the reader found the index) fits ``look_fit`` or better and leads by ``look_lead``;
-    ``None`` otherwise (and when ``look_lead`` is 0: off)."""
+    reaches ``look_min_score``, each of its parts ``look_min_part_score``, it is a card of the
+    deck, and against every other card within ``look_band`` of it (at least the runner-up; at
+    most ``look_rivals`` of them) and its twin suit (the same rank in the other suit of its
+    colour) the look (``look``, at the place the reader found its index) fits ``look_fit`` or
+    better and leads by ``look_lead`` (``corner_look_lead`` for an Octoplus corner index);
+    ``None`` otherwise (and when that lead is 0: off).
+
+    Only the first card is looked at: a card the look prefers to it is often right, but where
+    the index reader ranked another card first the covered card's outline is laid out less
+    surely (on the fixtures, one card named right but laid over the card under it).
+    """
     lead = params.look_lead if templates.deck is DeckKind.OKTRIS else params.corner_look_lead
     if lead <= 0 or len(reading.scores) < 2:
         return None
     order = np.argsort(-reading.scores)
-    best = int(order[0])
-    score = float(reading.scores[best])
-    if score < params.look_min_score or float(reading.parts[best].min()) < params.look_min_part_score:
+    top = float(reading.scores[order[0]])
+    close = [int(i) for i in order if float(reading.scores[i]) >= top - params.look_band]
+    if len(close) < 2:
+        close = [int(order[0]), int(order[1])]
+    if len(close) > params.look_rivals + 1:
         return None
-    rivals = [int(i) for i in order[1:] if float(reading.scores[i]) >= score - params.look_band] or [
-        int(order[1])
-    ]
-    if len(rivals) > params.look_rivals:
-        return None
+    best = close[0]
     card = reading.order[best]
-    if not in_deck(card, templates.deck):
+    if (
+        float(reading.scores[best]) < params.look_min_score
+        or float(reading.parts[best].min()) < params.look_min_part_score
+        or not in_deck(card, templates.deck)
+    ):
         return None
     # the same rank in the other suit of its colour looks most alike: always looked at
-    rivals += [i for i in _twins(reading.order, card) if i not in rivals]
+    rivals = close[1:] + [i for i in _twins(reading.order, card) if i not in close]
     offsets = reading.offsets[:, best] if reading.offsets is not None else None
-    for rival in rivals:
-        seen = look(image, card, reading.order[rival], templates, params, offsets, upright_only)
-        if seen is None or seen.fit < params.look_fit or seen.lead < lead:
-            return None
-        log.debug(
-            "second look: %s %.3f (parts %s) over %s %.3f: lead %.3f, fit %.3f",
-            card,
-            score,
-            np.round(reading.parts[best], 3).tolist(),
-            reading.order[rival],
-            float(reading.scores[rival]),
-            seen.lead,
-            seen.fit,
-        )
-    return card
+    if all(
+        _leads(image, reading, best, rival, templates, params, offsets, upright_only, lead)
+        for rival in rivals
+    ):
+        return card
+    return None
+
+
+def _leads(
+    image: Image | CardView,
+    reading: IndexReading,
+    best: int,
+    rival: int,
+    templates: Templates,
+    params: IdentifyParams,
+    offsets: npt.NDArray[np.float32] | None,
+    upright_only: bool,
+    lead: float,
+) -> bool:
+    """Whether card ``best`` of ``reading`` leads card ``rival`` in a look by ``lead`` at a fit of
+    ``look_fit`` or better."""
+    card, other = reading.order[best], reading.order[rival]
+    seen = look(image, card, other, templates, params, offsets, upright_only)
+    if seen is None or seen.fit < params.look_fit or seen.lead < lead:
+        return False
+    log.debug(
+        "second look: %s %.3f (parts %s) over %s %.3f: lead %.3f, fit %.3f",
+        card,
+        float(reading.scores[best]),
+        np.round(reading.parts[best], 3).tolist(),
+        other,
+        float(reading.scores[rival]),
+        seen.lead,
+        seen.fit,
+    )
+    return True
 
 
 __all__ = ["LookResult", "look", "second_look", "telling_parts"]

@@ -130,7 +130,8 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
 
     The card is named when the best card's score reaches ``covered.min_score``, leads the
     next by the deck's margin, each part reaches the deck's part threshold and it is a
-    card of the deck.
+    card of the deck; or, when it is not, when a second look at the parts of the index that
+    tell the close cards apart names it (``scanner.identify_look.second_look``).
     """
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
