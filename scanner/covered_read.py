@@ -22,6 +22,7 @@ import numpy as np
 from scanner.find_corners import CornerProposal, card_quad
 from scanner.find_geometry import FloatArray
 from scanner.identify_index import read_index
+from scanner.identify_look import second_look
 from scanner.identify_params import IdentifyParams
 from scanner.params import ScannerParams
 from scanner.templates import Templates, in_deck
@@ -99,7 +100,8 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
 
     The card is named when the best card's score reaches ``covered.min_score``, leads the
     next by the deck's margin, each part reaches the deck's part threshold and it is a
-    card of the deck.
+    card of the deck; or, when it is not, when a second look at the parts of the index that
+    tell the close cards apart names it (``scanner.identify_look.second_look``).
     """
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
@@ -119,6 +121,9 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
         and least >= (p.octo_min_part_score if octo else p.min_part_score)
         and in_deck(candidate, templates.deck)
     )
+    if not named:
+        # an unclear index: a second look at the parts that tell the close cards apart
+        named = second_look(image, reading, templates, identify, upright_only=True) is not None
     return CornerReading(candidate if named else None, score, margin, least, candidate)
 
 

@@ -62,6 +62,9 @@ class IndexReading:
     """``(view, card)``: each card's best score in the card as warped (0) and turned half round (1)."""
     turn_lead: FloatArray
     """Per card: how much better its best template read turned half round than as warped."""
+    offsets: FloatArray | None = None
+    """``(view, card, 2)``: where each card's best template matched in each view, as ``(dx, dy)``
+    canonical pixels from the index's own place (``None``: not known)."""
 
 
 @dataclass(frozen=True)
@@ -358,8 +361,9 @@ def _locate(grey: Image, prepared: _Prepared) -> tuple[FloatArray, tuple[int, in
 
 def _placements_near(
     grey: Image, place: tuple[int, int], prepared: _Prepared, params: IdentifyParams
-) -> FloatArray:
-    """The fine placements within ``refine_px`` of a coarse placement."""
+) -> tuple[FloatArray, tuple[int, int]]:
+    """The fine placements within ``refine_px`` of a coarse placement, and the first one's
+    ``(y, x)`` among every fine placement."""
     coarse, fine = prepared.coarse, prepared.fine
     ratio = fine.scale / coarse.scale
     cy = fine.shift + round((place[0] - coarse.shift) * ratio)
@@ -367,7 +371,7 @@ def _placements_near(
     top = 2 * fine.shift
     y0, y1 = max(0, cy - params.refine_px), min(top, cy + params.refine_px) + 1
     x0, x1 = max(0, cx - params.refine_px), min(top, cx + params.refine_px) + 1
-    return _shifted(grey, fine)[y0:y1, x0:x1]
+    return _shifted(grey, fine)[y0:y1, x0:x1], (y0, x0)
 
 
 def _shortlist(coarse_best: FloatArray, prepared: _Prepared, size: int) -> npt.NDArray[np.intp]:
@@ -451,8 +455,9 @@ def read_index(
     matrices = [part.matrix[rows] for part in prepared.fine.parts]  # the same rows for both views
     view_scores = []
     view_parts = []
+    view_offsets: list[FloatArray] = []
     for view, (_, place), (fine_rows, _) in zip(greys, located, penalised, strict=True):
-        placements = _placements_near(view, place, prepared, p)
+        placements, (oy, ox) = _placements_near(view, place, prepared, p)
         parts = _part_scores(placements, prepared.fine, matrices)
         total = prepared.fine.parts[0].weight * parts[0]
         for part, scores in zip(prepared.fine.parts[1:], parts[1:], strict=True):
@@ -460,6 +465,11 @@ def read_index(
         total[fine_rows[rows]] -= p.colour_penalty
         column = total.argmax(axis=1)
         picked = np.arange(total.shape[0])
+        row_y, row_x = np.divmod(column, placements.shape[1])
+        full_offsets = np.zeros((len(prepared.black), 2), dtype=np.float32)
+        full_offsets[rows, 0] = (row_x + ox - prepared.fine.shift) / prepared.fine.scale
+        full_offsets[rows, 1] = (row_y + oy - prepared.fine.shift) / prepared.fine.scale
+        view_offsets.append(full_offsets)
         full = np.full(len(prepared.black), -2.0, dtype=np.float32)
         full[rows] = total[picked, column]
         full_parts = np.full((len(prepared.black), len(parts)), -2.0, dtype=np.float32)
@@ -482,6 +492,7 @@ def read_index(
         parts=card_parts,
         per_view=np.maximum.reduceat(both, prepared.starts, axis=1),
         turn_lead=both[-1, card_rows] - both[0, card_rows],
+        offsets=np.stack([offsets[card_rows] for offsets in view_offsets]),
     )
 
 

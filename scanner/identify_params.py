@@ -227,6 +227,37 @@ class IdentifyParams:
     colour, by this much: a spade and a club (a heart and a diamond) read alike when the search
     reaches beyond a blurred or covered index (0: off)."""
 
+    look_scales: tuple[float, ...] = (0.85, 0.95, 1.05, 1.15)
+    """The second look at an index (``scanner.identify_look``), which compares two cards on the
+    parts of their index that tell them apart, tries each part's glyph at these sizes..."""
+    look_blurs: tuple[float, ...] = (0.0, 1.0, 2.0)
+    """...at these extra blurs (canonical pixels) each..."""
+    look_highpass: float = 1.5
+    """...card and glyph with a blur of this sigma (canonical pixels) taken away (0: off)..."""
+    look_search_px: int = 4
+    """...anywhere within this many canonical pixels of where the index reader found the index..."""
+    look_pad: int = 3
+    """...each glyph cut with this much paper around its ink."""
+    look_min_score: float = 0.6
+    """A lone index corner (``scanner.scan_covered``) that the index rule leaves unclear is named
+    by a second look (``scanner.identify_look.second_look``) when the card it reads first scores
+    this much or more (at 0.55 the built-in templates named an 8D on a real photo of another
+    deck)..."""
+    look_min_part_score: float = 0.5
+    """...each of its parts this much or more..."""
+    look_band: float = 0.05
+    """...and, against every card within this much of it (the runner-up and its twin suit at
+    least)..."""
+    look_rivals: int = 6
+    """...at most this many of them (more: too unclear to look at)..."""
+    look_lead: float = 0.05
+    """...its parts that tell the two apart lead by this much (a standard index; 0: off)..."""
+    look_fit: float = 0.65
+    """...and the better of the two fits this well (mean correlation)."""
+    corner_look_lead: float = 0.0
+    """``look_lead`` for an Octoplus corner index (0: off: its labels' strokes, a 4's above all,
+    fit parts of other cards' faces, and named false cards on held-out scenes)."""
+
     def __post_init__(self) -> None:
         self.validate()
 
@@ -267,6 +298,16 @@ class IdentifyParams:
             "min_margin": (0.0, 2.0),
             "pair_margin": (0.0, 1.0),
             "wide_twin_margin": (0.0, 2.0),
+            "look_highpass": (0.0, 20.0),
+            "look_search_px": (0, 40),
+            "look_pad": (0, 20),
+            "look_lead": (0.0, 2.0),
+            "look_fit": (-1.0, 2.0),
+            "look_min_score": (-1.0, 2.0),
+            "corner_look_lead": (0.0, 2.0),
+            "look_min_part_score": (-1.0, 2.0),
+            "look_band": (0.0, 2.0),
+            "look_rivals": (1, 100),
             "red_ink": (0.0, 1.0),
             "black_ink": (0.0, 1.0),
             "colour_present": (0.0, 255.0),
@@ -291,7 +332,21 @@ class IdentifyParams:
         }
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in ("template_scales", "wide_template_scales", "lone_corner_scales"):
+            if f.name == "look_blurs":
+                if (
+                    not isinstance(value, tuple)
+                    or not value
+                    or not all(
+                        isinstance(v, int | float) and not isinstance(v, bool) and 0.0 <= v <= 10.0
+                        for v in value
+                    )
+                ):
+                    raise ValueError(
+                        f"IdentifyParams.{f.name} must be a non-empty tuple of blurs in [0, 10], "
+                        f"got {value!r}"
+                    )
+                continue
+            if f.name in ("template_scales", "wide_template_scales", "lone_corner_scales", "look_scales"):
                 if (
                     not isinstance(value, tuple)
                     or not value
@@ -323,7 +378,17 @@ class IdentifyParams:
             low, high = checks[f.name]
             if not low <= value <= high:
                 raise ValueError(f"IdentifyParams.{f.name} must be in [{low}, {high}], got {value!r}")
-        for name in ("search_px", "wide_search_px", "wide_among", "suit_search_px", "refine_px", "shortlist"):
+        for name in (
+            "search_px",
+            "wide_search_px",
+            "wide_among",
+            "suit_search_px",
+            "refine_px",
+            "shortlist",
+            "look_search_px",
+            "look_pad",
+            "look_rivals",
+        ):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"IdentifyParams.{name} must be an integer, got {getattr(self, name)!r}")
         for name, scale in (

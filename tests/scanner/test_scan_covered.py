@@ -202,7 +202,9 @@ def test_a_covered_cards_corner_laid_a_few_degrees_off_is_named_when_read_turned
     fanned: tuple[Image, SceneTruth], templates: Templates
 ) -> None:
     image, truth = fanned
-    p = ScannerParams()
+    # the turned reads alone: the second look at an unclear index names some askew corners as
+    # they lie (``scanner.identify_look``)
+    p = replace(ScannerParams(), identify=replace(ScannerParams().identify, look_lead=0.0))
     off = replace(p, covered=replace(p.covered, turn_reads=0))
     plain = turning = 0
     for card in (c for c in truth.cards if not c.top):

@@ -1,0 +1,320 @@
+"""A second look at an index: which of two cards the parts that tell them apart show.
+
+The index reader (``scanner.identify_index``) scores every card on its whole
+corner index at three quarters of the canonical size, blurred, rank and suit
+placed together: on a small, blurred card a spade and a club of one rank (a
+heart and a diamond; an 8 and a 5 or a 3 of one suit) then score within a hair
+of each other, and the index rule leaves the card unnamed.  This look compares
+two given cards only, and only on the parts of the index in which their
+templates differ (the suit symbol of two cards of one rank, the rank of two
+cards of one suit): each part is cut from both cards' templates with one box
+(their ink's boxes together, with ``look_pad`` pixels of paper, so that the two
+correlations are over the same area), tried at the canonical size at every size
+of ``look_scales`` and every extra blur of ``look_blurs`` (a card seen blurred
+matches a blurred glyph best), card and glyph with their slow shading taken
+away (``look_highpass``), and matched by normalised correlation
+(``TM_CCOEFF_NORMED``) within ``look_search_px`` of its place moved by where the
+index reader found the index, each part on its own.  A card's fit is the mean
+over the parts of its best correlation; the lead of the first card is its fit
+minus the second's, in the index corner (as warped, or turned half round) where
+the better of the two fits best.
+
+``second_look`` applies it to an index reading that the index rule leaves
+unclear (``IdentifyParams.look_*``); covered-card reading
+(``scanner.scan_covered.read_corner``) uses it for lone index corners.  It is
+off for Octoplus corner labels (``corner_look_lead``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scanner.identify_colour import grey
+from scanner.identify_index import IndexReading
+from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
+from scanner.identify_view import CardView, card_box
+from scanner.templates import Templates, in_deck
+from scanner.types import Image
+from scorer.cards import Card, DeckKind, StdCard
+
+FloatArray = npt.NDArray[np.float32]
+
+log = logging.getLogger(__name__)
+
+_INK = 60.0
+"""Grey levels below the paper from which a template pixel is ink (the glyph's box)."""
+_DIFFERENT = 2.0
+"""Mean grey difference of two templates over a part from which the part tells them apart."""
+_SLACK = 4
+"""Canonical pixels added to the search around a part: the glyph's larger sizes stick out."""
+"""Mean grey difference of two templates over a part from which the part tells them apart."""
+
+
+@dataclass(frozen=True)
+class LookResult:
+    """How the parts that tell two cards apart match either card."""
+
+    lead: float
+    """The first card's fit minus the second's."""
+    fit: float
+    """The better of the two fits (mean best correlation over the parts)."""
+
+
+@dataclass(frozen=True)
+class _Glyph:
+    """One part of one card's index: its box (canonical pixels) and its sized, blurred variants."""
+
+    box: tuple[int, int, int, int]
+    variants: tuple[FloatArray, ...]
+
+
+def _highpass(image: FloatArray, sigma: float) -> FloatArray:
+    if sigma <= 0:
+        return image
+    return np.asarray(image - cv2.GaussianBlur(image, (0, 0), sigma), dtype=np.float32)
+
+
+def _ink_box(templates: Templates, card: Card, region: Region, pad: int) -> tuple[int, int, int, int] | None:
+    """The box of ``card``'s template ink within ``region`` with ``pad`` pixels of paper around it
+    (canonical pixels, cached); ``None`` when there is no ink."""
+    key = ("look-ink", card, region, pad)
+    cached = templates.cache.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    plain = np.asarray(grey(templates.faces[card][0]), dtype=np.float32)
+    part = plain[region.y0 : region.y1, region.x0 : region.x1]
+    ys, xs = np.nonzero(part < float(np.median(plain)) - _INK)
+    if len(ys) == 0:
+        return None
+    box = (
+        max(0, region.x0 + int(xs.min()) - pad),
+        max(0, region.y0 + int(ys.min()) - pad),
+        min(CARD_WIDTH, region.x0 + int(xs.max()) + 1 + pad),
+        min(CARD_HEIGHT, region.y0 + int(ys.max()) + 1 + pad),
+    )
+    templates.cache[key] = box
+    return box
+
+
+def _glyph(
+    templates: Templates, card: Card, box: tuple[int, int, int, int], params: IdentifyParams
+) -> _Glyph:
+    """``card``'s template within ``box`` (canonical pixels) at every size and blur of the look,
+    cached."""
+    key = ("look-glyph", card, box, params.look_scales, params.look_blurs, params.look_highpass)
+    cached = templates.cache.get(key)
+    if isinstance(cached, _Glyph):
+        return cached
+    plain = np.asarray(grey(templates.faces[card][0]), dtype=np.float32)
+    x0, y0, x1, y1 = box
+    cx, cy, w, h = (x0 + x1) / 2.0, (y0 + y1) / 2.0, x1 - x0, y1 - y0
+    variants: list[FloatArray] = []
+    for size in params.look_scales:
+        sized = np.asarray(
+            cv2.resize(plain, None, fx=size, fy=size, interpolation=cv2.INTER_AREA), dtype=np.float32
+        )
+        sw, sh = max(3, round(w * size)), max(3, round(h * size))
+        sx, sy = max(0, round(cx * size - sw / 2.0)), max(0, round(cy * size - sh / 2.0))
+        for blur in params.look_blurs:
+            blurred = (
+                np.asarray(cv2.GaussianBlur(sized, (0, 0), blur), dtype=np.float32) if blur > 0 else sized
+            )
+            patch = _highpass(blurred, params.look_highpass)[sy : sy + sh, sx : sx + sw]
+            variants.append(np.ascontiguousarray(patch))
+    glyph = _Glyph(box=box, variants=tuple(variants))
+    templates.cache[key] = glyph
+    return glyph
+
+
+def telling_parts(
+    templates: Templates, first: Card, second: Card, params: IdentifyParams
+) -> tuple[Region, ...]:
+    """The index parts (``index_rank_region``, ``index_suit_region``) in which the templates of
+    ``first`` and ``second`` differ (cached)."""
+    key = ("look-parts", first, second, params.index_rank_region, params.index_suit_region)
+    cached = templates.cache.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    a = np.asarray(grey(templates.faces[first][0]), dtype=np.float32)
+    b = np.asarray(grey(templates.faces[second][0]), dtype=np.float32)
+    parts = tuple(
+        region
+        for region in (params.index_rank_region, params.index_suit_region)
+        if float(
+            np.abs(
+                a[region.y0 : region.y1, region.x0 : region.x1]
+                - b[region.y0 : region.y1, region.x0 : region.x1]
+            ).mean()
+        )
+        >= _DIFFERENT
+    )
+    templates.cache[key] = parts
+    return parts
+
+
+def _view(image: Image | CardView, box: tuple[int, int, int, int], pad: int, turned: bool) -> FloatArray:
+    """The canonical pixels of ``box`` with ``pad`` around it, in the card as warped or turned half
+    round, grey, as float32."""
+    x0, y0, x1, y1 = box
+    if turned:
+        x0, y0, x1, y1 = CARD_WIDTH - x1, CARD_HEIGHT - y1, CARD_WIDTH - x0, CARD_HEIGHT - y0
+    window = card_box(image, x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+    if turned:
+        window = np.asarray(cv2.rotate(window, cv2.ROTATE_180), dtype=np.uint8)
+    return np.asarray(grey(window), dtype=np.float32)
+
+
+def look(
+    image: Image | CardView,
+    first: Card,
+    second: Card,
+    templates: Templates,
+    params: IdentifyParams,
+    offsets: npt.NDArray[np.float32] | None = None,
+    upright_only: bool = False,
+) -> LookResult | None:
+    """How much better the parts that tell ``first`` from ``second`` match ``first`` on the
+    canonical card ``image`` (its index corner as warped and, unless ``upright_only``, turned
+    half round); ``None`` when either card has no template or their indices do not differ.
+
+    ``offsets`` (per view, ``(dx, dy)`` canonical pixels; ``IndexReading.offsets`` of the first
+    card) says where the index reader found the index: each part is then looked for within
+    ``look_search_px`` of its place moved by that much."""
+    if first not in templates.faces or second not in templates.faces or first == second:
+        return None
+    pairs: list[tuple[_Glyph, _Glyph]] = []
+    for region in telling_parts(templates, first, second, params):
+        boxes = [_ink_box(templates, card, region, params.look_pad) for card in (first, second)]
+        known = [box for box in boxes if box is not None]
+        if not known:
+            continue
+        # both cards' glyphs cut from one box: correlations over the same area compare
+        box = (
+            min(b[0] for b in known),
+            min(b[1] for b in known),
+            max(b[2] for b in known),
+            max(b[3] for b in known),
+        )
+        pairs.append((_glyph(templates, first, box, params), _glyph(templates, second, box, params)))
+    if not pairs:
+        return None
+    pad = params.look_search_px
+    best: LookResult | None = None
+    for v, turned in enumerate((False,) if upright_only else (False, True)):
+        dx, dy = (0, 0) if offsets is None else (round(float(offsets[v][0])), round(float(offsets[v][1])))
+        fits = np.zeros(2, dtype=np.float64)
+        for pair in pairs:
+            x0, y0, x1, y1 = pair[0].box
+            box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+            window = _highpass(_view(image, box, pad + _SLACK, turned), params.look_highpass)
+            for k, glyph in enumerate(pair):
+                fits[k] += max(
+                    float(cv2.matchTemplate(window, variant, cv2.TM_CCOEFF_NORMED).max())
+                    for variant in glyph.variants
+                    if variant.shape[0] <= window.shape[0] and variant.shape[1] <= window.shape[1]
+                )
+        fits /= len(pairs)
+        result = LookResult(lead=float(fits[0] - fits[1]), fit=float(fits.max()))
+        if best is None or result.fit > best.fit:
+            best = result
+    return best
+
+
+def _twins(order: tuple[Card, ...], card: Card) -> list[int]:
+    """The indices in ``order`` of ``card``'s twin: the same rank in the other suit of its colour."""
+    if not isinstance(card, StdCard):
+        return []
+    return [
+        i
+        for i, other in enumerate(order)
+        if isinstance(other, StdCard)
+        and other.rank == card.rank
+        and other.suit is not card.suit
+        and other.suit.is_red == card.suit.is_red
+    ]
+
+
+def second_look(
+    image: Image | CardView,
+    reading: IndexReading,
+    templates: Templates,
+    params: IdentifyParams,
+    upright_only: bool = False,
+) -> Card | None:
+    """The card an index ``reading`` of ``image`` ranks first, named by a second look: its score
+    reaches ``look_min_score``, each of its parts ``look_min_part_score``, it is a card of the
+    deck, and against every other card within ``look_band`` of it (at least the runner-up; at
+    most ``look_rivals`` of them) and its twin suit (the same rank in the other suit of its
+    colour) the look (``look``, at the place the reader found its index) fits ``look_fit`` or
+    better and leads by ``look_lead`` (``corner_look_lead`` for an Octoplus corner index);
+    ``None`` otherwise (and when that lead is 0: off).
+
+    Only the first card is looked at: a card the look prefers to it is often right, but where
+    the index reader ranked another card first the covered card's outline is laid out less
+    surely (on the fixtures, one card named right but laid over the card under it).
+    """
+    lead = params.look_lead if templates.deck is DeckKind.OKTRIS else params.corner_look_lead
+    if lead <= 0 or len(reading.scores) < 2:
+        return None
+    order = np.argsort(-reading.scores)
+    top = float(reading.scores[order[0]])
+    close = [int(i) for i in order if float(reading.scores[i]) >= top - params.look_band]
+    if len(close) < 2:
+        close = [int(order[0]), int(order[1])]
+    if len(close) > params.look_rivals + 1:
+        return None
+    best = close[0]
+    card = reading.order[best]
+    if (
+        float(reading.scores[best]) < params.look_min_score
+        or float(reading.parts[best].min()) < params.look_min_part_score
+        or not in_deck(card, templates.deck)
+    ):
+        return None
+    # the same rank in the other suit of its colour looks most alike: always looked at
+    rivals = close[1:] + [i for i in _twins(reading.order, card) if i not in close]
+    offsets = reading.offsets[:, best] if reading.offsets is not None else None
+    if all(
+        _leads(image, reading, best, rival, templates, params, offsets, upright_only, lead)
+        for rival in rivals
+    ):
+        return card
+    return None
+
+
+def _leads(
+    image: Image | CardView,
+    reading: IndexReading,
+    best: int,
+    rival: int,
+    templates: Templates,
+    params: IdentifyParams,
+    offsets: npt.NDArray[np.float32] | None,
+    upright_only: bool,
+    lead: float,
+) -> bool:
+    """Whether card ``best`` of ``reading`` leads card ``rival`` in a look by ``lead`` at a fit of
+    ``look_fit`` or better."""
+    card, other = reading.order[best], reading.order[rival]
+    seen = look(image, card, other, templates, params, offsets, upright_only)
+    if seen is None or seen.fit < params.look_fit or seen.lead < lead:
+        return False
+    log.debug(
+        "second look: %s %.3f (parts %s) over %s %.3f: lead %.3f, fit %.3f",
+        card,
+        float(reading.scores[best]),
+        np.round(reading.parts[best], 3).tolist(),
+        other,
+        float(reading.scores[rival]),
+        seen.lead,
+        seen.fit,
+    )
+    return True
+
+
+__all__ = ["LookResult", "look", "second_look", "telling_parts"]
