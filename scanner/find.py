@@ -255,11 +255,11 @@ def _lone_by_lines(work: Work, faint: Arr, p: FindParams) -> list[FloatArray]:
     return found
 
 
-def _doubtful(quad: FloatArray, work: Work, p: FindParams) -> bool:
+def _doubtful(quad: FloatArray, shown: float | None, work: Work, p: FindParams) -> bool:
     """Whether a lone card may be a scrap of the table, no reason not to look at the faint edges:
-    it shows less than ``faint_below`` of its outline, or (``faint_at_border``) it touches the
-    frame's border."""
-    if (side_visibility(quad, work, None, p) or 0.0) < p.faint_below:
+    it shows less than ``faint_below`` of its outline (``shown``, its ``side_visibility``), or
+    (``faint_at_border``) it touches the frame's border."""
+    if (shown or 0.0) < p.faint_below:
         return True
     h, w = work.grey.shape[:2]
     m = p.frame_margin
@@ -478,10 +478,20 @@ def find_cards(image: Image, params: FindParams, work: Work | None = None) -> li
     array raises whatever OpenCV raises (``cv2.error``).
     """
     work = make_work(image, params) if work is None else work
+    # how much of each quad's outline shows, measured once per quad (faint check, size check, score)
+    measured: dict[int, tuple[FloatArray, float | None]] = {}
+
+    def shown(quad: FloatArray) -> float | None:
+        kept = measured.get(id(quad))
+        if kept is None or kept[0] is not quad:
+            kept = (quad, side_visibility(quad, work, None, params))
+            measured[id(quad)] = kept
+        return kept[1]
+
     outlines = _outlines(work, params)
     lone = _lone_cards(work, outlines, params)
     faint: Faint | None = None
-    if not lone or all(_doubtful(q, work, params) for q in lone):
+    if not lone or all(_doubtful(q, shown(q), work, params) for q in lone):
         # a card hardly lighter than its table: the regions its faint edges enclose
         faint = make_faint(work, params)
         area = float(work.grey.shape[0] * work.grey.shape[1])
@@ -491,16 +501,13 @@ def find_cards(image: Image, params: FindParams, work: Work | None = None) -> li
         lone = _dedupe(lone + _lone_cards(work, outlines, params, (("faint", True),), faint.edges), params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
-    # how much of each quad's outline shows, worked out once (size check, faint check, score)
-    shows = [side_visibility(q, work, None, params) for q in quads]
+    shows = [shown(q) for q in quads]
     if faint is not None and not lone and all((s or 0.0) < params.line_below for s in shows):
         lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
         kept = [not any(_overlap(q, card) for card in lined) for q in quads]
         quads = lined + [q for q, k in zip(quads, kept, strict=True) if k]
-        shows = [side_visibility(q, work, None, params) for q in lined] + [
-            s for s, k in zip(shows, kept, strict=True) if k
-        ]
+        shows = [shown(q) for q in lined] + [s for s, k in zip(shows, kept, strict=True) if k]
     quads, shows = _of_one_size(quads, shows, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)

@@ -218,28 +218,33 @@ def _edge_grid(a: Arr, b: Arr, edge: Arr, shape: tuple[int, int]) -> FloatArray:
     """How many edge points fall on each whole-pixel cell of the turned grid (``a`` across the
     sides these edges run along, ``b`` along them); a side seen over two cells counts half at
     each neighbour across it."""
-    grid = np.zeros(shape, np.float64)
-    np.add.at(grid, (a[edge], b[edge]), 1.0)
+    cells = np.bincount(a[edge] * shape[1] + b[edge], minlength=shape[0] * shape[1])
+    grid = cells.reshape(shape).astype(np.float64)
     spread = grid.copy()
     spread[1:] += 0.5 * grid[:-1]
     spread[:-1] += 0.5 * grid[1:]
     return spread
 
 
-def _best_rectangle(
-    across_u: FloatArray, across_v: FloatArray, wide: int, tall: int
-) -> tuple[float, int, int]:
-    """The rectangle ``wide`` cells along u by ``tall`` along v whose four sides hold the most
-    edge points (``across_u``: edges running along v, by cell; ``across_v``: along u): the share
-    of its outline's length they cover, and its lowest cell (u, v)."""
+def _running_sums(across_u: FloatArray, across_v: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The running sums ``_best_rectangle`` takes: of ``across_u`` (edges running along v, by
+    cell) along v, and of ``across_v`` (edges running along u) along u, each with a leading zero
+    row; made once per grid for every rectangle size tried on it."""
     size_u, size_v = across_u.shape
-    if wide >= size_u or tall >= size_v:
-        return -1.0, 0, 0
-    # running sums: along v for the sides that run along v, along u for the others
     run_v = np.zeros((size_u, size_v + 1))
     run_v[:, 1:] = np.cumsum(across_u, axis=1)
     run_u = np.zeros((size_u + 1, size_v))
     run_u[1:, :] = np.cumsum(across_v, axis=0)
+    return run_v, run_u
+
+
+def _best_rectangle(run_v: FloatArray, run_u: FloatArray, wide: int, tall: int) -> tuple[float, int, int]:
+    """The rectangle ``wide`` cells along u by ``tall`` along v whose four sides hold the most
+    edge points (``run_v``, ``run_u``: the grids' running sums, ``_running_sums``): the share
+    of its outline's length they cover, and its lowest cell (u, v)."""
+    size_u, size_v = run_u.shape[0] - 1, run_u.shape[1]
+    if wide >= size_u or tall >= size_v:
+        return -1.0, 0, 0
     side_v = run_v[:, tall:] - run_v[:, : size_v + 1 - tall]  # [u0, v0]: a side along v from v0
     side_u = run_u[wide:, :] - run_u[: size_u + 1 - wide, :]  # [u0, v0]: a side along u from u0
     nu, nv = size_u - wide, size_v - tall
@@ -304,9 +309,15 @@ def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | No
                     iu, iv, (across >= p.top_min_gradient) & (across >= p.top_alignment * total), shape
                 )
             )
+        runs = _running_sums(grids[0], grids[1])
+        tried: set[tuple[int, int]] = set()  # sizes that round alike give the same rectangle
         for width in widths:
             for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
-                shown, u0, v0 = _best_rectangle(grids[0], grids[1], round(wide), round(tall))
+                cells = (round(wide), round(tall))
+                if cells in tried:
+                    continue
+                tried.add(cells)
+                shown, u0, v0 = _best_rectangle(runs[0], runs[1], cells[0], cells[1])
                 if shown > 0 and (best is None or shown > best[0]):
                     a0, a1 = lu + u0, lu + u0 + round(wide)
                     b0, b1 = lv + v0, lv + v0 + round(tall)

@@ -21,7 +21,7 @@ import numpy as np
 
 from scanner.find import FoundCard, find_cards, other_way
 from scanner.find_geometry import as_quad, order_corners, side_lengths
-from scanner.find_top import outline_distance, refit_outline, side_visibility, top_flags
+from scanner.find_top import outline_distance, refit_outline, top_flags
 from scanner.find_work import Work, make_work
 from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
@@ -213,8 +213,8 @@ class Scanner:
             near = p.top_refit_same * rect_short
             if any(j != k and outline_distance(rect, quads[j]) < near for j in range(len(quads))):
                 continue  # another detection's outline: that card, not a new reading
-            shown = side_visibility(rect, work, None, p)
-            card = FoundCard(corners=as_quad(order_corners(rect / work.scale)), top=True, score=shown or 0.0)
+            # the score is not read again: a detection does not carry it
+            card = FoundCard(corners=as_quad(order_corners(rect / work.scale)), top=True, score=0.0)
             again, _ = self._detect(frame, card)
             if again.card is not None:
                 out[k] = again

@@ -137,11 +137,11 @@ def _inside(point: FloatArray, quad: FloatArray) -> bool:
     return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
 
 
-def _filled(mask: Image) -> Image:
-    """``mask`` with its holes filled: the print on a card (its index, its pips) lies on the card."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, cv2.FILLED)
+def _filled(work: Work) -> Image:
+    """``work.union`` with its holes filled: the print on a card (its index, its pips) lies on
+    the card.  Its outer outlines are the work image's own (``work.union_outlines``)."""
+    out = np.zeros_like(work.union)
+    cv2.drawContours(out, list(work.union_outlines), -1, 255, cv2.FILLED)
     return out
 
 
@@ -387,7 +387,7 @@ def read_covered(
     if not shorts:
         return detections
     identified = [np.asarray(d.corners, np.float64) * work.scale for d in detections if d.card is not None]
-    cards = _filled(work.union)
+    cards = _filled(work)
     # only card pixels outside the cards identified can show another card's index
     where = cards.copy()
     for quad in identified:

@@ -11,7 +11,17 @@ import pytest
 
 from benchmarks.scanner_accuracy import FIXTURES, _match
 from scanner.find_geometry import as_quad
-from scanner.find_top import index_box, index_over, order_above, outline_distance, refit_outline, top_flags
+from scanner.find_top import (
+    _best_rectangle,
+    _edge_grid,
+    _running_sums,
+    index_box,
+    index_over,
+    order_above,
+    outline_distance,
+    refit_outline,
+    top_flags,
+)
 from scanner.find_work import make_work
 from scanner.params import FindParams
 from scanner.scan import Scanner, _retop
@@ -160,3 +170,39 @@ def test_the_top_card_of_a_fixture_pile_is_named_and_marked_alone() -> None:
 def test_bad_top_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
         FindParams(**{field: value})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_refit_rectangle_search_finds_the_rectangle_whose_sides_hold_most_edges(seed: int) -> None:
+    # every placement summed side by side, against the running sums made once per grid
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(0, 19, size=(300, 2)).astype(np.intp)
+    edge = rng.random(300) < 0.6
+    shape = (19, 23)
+    across_u = _edge_grid(cells[:, 0], cells[:, 1], edge, shape)
+    across_v = _edge_grid(cells[::-1, 0], cells[::-1, 1], ~edge, shape)
+    # each edge point counts one at its cell and half at each neighbour across
+    counted = np.zeros(shape)
+    for a, b in cells[edge]:
+        counted[a, b] += 1.0
+    spread = counted.copy()
+    spread[1:] += 0.5 * counted[:-1]
+    spread[:-1] += 0.5 * counted[1:]
+    assert np.array_equal(across_u, spread)
+    runs = _running_sums(across_u, across_v)
+    for wide, tall in ((5, 7), (7, 5), (12, 3), (18, 2)):
+        best, place = -1.0, (0, 0)
+        for u0 in range(shape[0] - wide):
+            for v0 in range(shape[1] - tall):
+                total = (
+                    across_u[u0, v0 : v0 + tall].sum()
+                    + across_u[u0 + wide, v0 : v0 + tall].sum()
+                    + across_v[u0 : u0 + wide, v0].sum()
+                    + across_v[u0 : u0 + wide, v0 + tall].sum()
+                )
+                if total > best:
+                    best, place = total, (u0, v0)
+        shown, u0, v0 = _best_rectangle(runs[0], runs[1], wide, tall)
+        assert (u0, v0) == place
+        assert shown == pytest.approx(best / (2.0 * (wide + tall)))
+    assert _best_rectangle(runs[0], runs[1], shape[0], 3)[0] == -1.0
