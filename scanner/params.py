@@ -610,6 +610,12 @@ class CoveredParams:
             cards identified (a pile whose top card is not identified) show at another size (on
             scenes rendered with three other seeds it named 0-6 more cards of 150-180, none
             wrong, for some 10% more time on frames of covered cards).
+        junction_reach: with more than 0, a straight edge inside a cluster of touching cards
+            (at least ``junction_length`` work pixels long) that runs into the cluster's outline
+            within this many work pixels of its end gives a corner there, proposed after all
+            others: in a hand row or a fan each card lying on the one before it shows its side
+            so, and its index corner lies where that side meets the row's outline (0: off)...
+        junction_length: ...see ``junction_reach``.
     """
 
     enabled: bool = True
@@ -668,6 +674,8 @@ class CoveredParams:
     shift_steps: tuple[float, ...] = (0.05, 0.1, 0.15, 0.2)
     shift_lead: float = 0.02
     cluster_probes: bool = True
+    junction_reach: float = 8.0
+    junction_length: float = 16.0
 
     def __post_init__(self) -> None:
         self.validate()
@@ -734,6 +742,8 @@ class CoveredParams:
         _check_steps("covered.shift_steps", self.shift_steps, -0.5, 0.5)
         _check("covered.shift_lead", self.shift_lead, 0.0, 1.0)
         _check_bool("covered.cluster_probes", self.cluster_probes)
+        _check("covered.junction_reach", self.junction_reach, 0.0, 100.0)
+        _check("covered.junction_length", self.junction_length, 1.0, 1000.0)
 
 
 @dataclass(frozen=True)

@@ -254,6 +254,8 @@ def _probe_size(
         if len(probed) >= p.size_probes or max(count) >= p.size_votes or reads >= p.size_reads:
             break
         proposal = proposals[k]
+        if proposal.junction:
+            continue  # a weaker sign of a corner does not choose the size
         worth = [i for i, s in enumerate(sizes) if _worth_reading(proposal, s, work, cards, [], params)]
         if not worth:
             continue
