@@ -14,7 +14,10 @@ ends a straight run of that outline: the ends of the runs may be proposed too
 (``CoveredParams.min_run``), one arm along the run, the other at right angles into
 the cards.  Proposals may be laid on the card edges along their arms to a fraction
 of a pixel (``CoveredParams.refine_samples``), and are ordered longest arm first
-(``CoveredParams.longest_first``): reads are bounded per frame.
+(``CoveredParams.longest_first``): reads are bounded per frame.  Inside a hand row the
+side of a card lying on the one before shows as a straight edge inside the cluster; where it
+runs into the cluster's outline lies that card's index corner (``CoveredParams.junction_reach``):
+such junctions come after all other proposals.
 
 A card's index lies at its top-left corner (and turned half round at its
 bottom-right one), where, in the card's own frame (x along the short side, y
@@ -31,7 +34,7 @@ never read mirrored.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -118,7 +121,11 @@ def corner_proposals(
         out.sort(key=lambda q: -max(q.length_across, q.length_down))
     if covered.junction_reach > 0:
         # after all others: a junction is a weaker sign of a corner than an outline's corner
-        out = _distinct([*out, *_junction_corners(work, covered, where)], covered, keep=len(out))
+        junctions = _junction_corners(work, covered, where)
+        if covered.junction_refine > 0 and junctions:
+            laid = _refined(junctions, work.grey, replace(covered, refine_samples=covered.junction_refine))
+            junctions = [replace(q, junction=True) for q in laid]
+        out = _distinct([*out, *junctions], covered, keep=len(out))
     return out
 
 

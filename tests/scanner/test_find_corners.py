@@ -158,6 +158,7 @@ def test_a_slanted_corner_is_laid_on_both_of_its_edges() -> None:
         ("longest_first", "yes"),
         ("junction_reach", -1.0),
         ("junction_length", 0.0),
+        ("junction_refine", -1),
     ],
 )
 def test_covered_params_reject_bad_proposal_fields(field: str, value: Any) -> None:
