@@ -439,7 +439,7 @@ def read_covered(
             reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, budget)
             turn_reads += extra
             at = proposal
-            if reading.card is None and p.shift_reads > shift_reads:
+            if reading.card is None and p.shift_reads > shift_reads and not proposal.junction:
                 moved, at, extra = read_corner_shifting(
                     frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads
                 )
