@@ -431,7 +431,8 @@ def read_covered(
         if k in probed:
             continue
         for short in [own_size[k]] if k in own_size else shorts:
-            if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, own, params, labels):
+            limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
+            if reads >= limit or not _worth_reading(proposal, short, work, cards, own, params, labels):
                 continue
             reads += 1
             quad = card_quad(proposal, short, params.find.card_aspect)

@@ -159,6 +159,7 @@ def test_a_slanted_corner_is_laid_on_both_of_its_edges() -> None:
         ("junction_reach", -1.0),
         ("junction_length", 0.0),
         ("junction_refine", -1),
+        ("junction_reads", -1),
     ],
 )
 def test_covered_params_reject_bad_proposal_fields(field: str, value: Any) -> None:
