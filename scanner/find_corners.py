@@ -14,7 +14,10 @@ ends a straight run of that outline: the ends of the runs may be proposed too
 (``CoveredParams.min_run``), one arm along the run, the other at right angles into
 the cards.  Proposals may be laid on the card edges along their arms to a fraction
 of a pixel (``CoveredParams.refine_samples``), and are ordered longest arm first
-(``CoveredParams.longest_first``): reads are bounded per frame.
+(``CoveredParams.longest_first``): reads are bounded per frame.  Inside a hand row the
+side of a card lying on the one before shows as a straight edge inside the cluster; where it
+runs into the cluster's outline lies that card's index corner (``CoveredParams.junction_reach``):
+such junctions come after all other proposals.
 
 A card's index lies at its top-left corner (and turned half round at its
 bottom-right one), where, in the card's own frame (x along the short side, y
@@ -31,7 +34,7 @@ never read mirrored.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -62,6 +65,9 @@ class CornerProposal:
     down: FloatArray
     length_across: float
     length_down: float
+    junction: bool = False
+    """Found where an edge inside a cluster meets its outline (``CoveredParams.junction_reach``):
+    a weaker sign of a corner, read only at a size chosen by others."""
 
 
 def _cross(a: FloatArray, b: FloatArray) -> float:
@@ -113,6 +119,13 @@ def corner_proposals(
         out = _refined(out, work.grey, covered)
     if covered.longest_first:
         out.sort(key=lambda q: -max(q.length_across, q.length_down))
+    if covered.junction_reach > 0:
+        # after all others: a junction is a weaker sign of a corner than an outline's corner
+        junctions = _junction_corners(work, covered, where)
+        if covered.junction_refine > 0 and junctions:
+            laid = _refined(junctions, work.grey, replace(covered, refine_samples=covered.junction_refine))
+            junctions = [replace(q, junction=True) for q in laid]
+        out = _distinct([*out, *junctions], covered, keep=len(out))
     return out
 
 
@@ -337,6 +350,52 @@ def _segment_corners(work: Work, p: CoveredParams, where: Image | None) -> list[
     return out
 
 
+def _junction_corners(work: Work, p: CoveredParams, where: Image | None) -> list[CornerProposal]:
+    """Corners where a straight edge inside a cluster of touching cards (``work.edges`` off the
+    cluster's outline) runs into that outline within ``junction_reach`` work pixels: in a hand
+    row or a fan, a card lying on the one before it shows its side as such an edge, and its
+    index corner lies where that side meets the row's outline (no corner of the outline there,
+    only a small step or none).  Each junction is proposed twice, the edge taken for the card's
+    long side and for its short side, both squared on the edge."""
+    union = np.zeros_like(work.union)
+    cv2.drawContours(union, list(work.union_outlines), -1, 255, cv2.FILLED)  # print is no way out
+    inner = cv2.erode(union, np.ones((5, 5), np.uint8))
+    edges = cv2.bitwise_and(work.edges, inner)
+    if where is not None:
+        edges = cv2.bitwise_and(edges, where)
+    lines = cv2.HoughLinesP(
+        edges,
+        1.0,
+        math.pi / 180.0,
+        p.line_votes,
+        minLineLength=p.junction_length,
+        maxLineGap=p.line_gap,
+    )
+    if lines is None:
+        return []
+    seg = lines.reshape(-1, 4).astype(np.float64)
+    h, w = union.shape[:2]
+    steps = np.arange(1.0, p.junction_reach + 0.5)
+    out: list[CornerProposal] = []
+    for end, other in ((seg[:, :2], seg[:, 2:]), (seg[:, 2:], seg[:, :2])):
+        length = np.hypot(*(end - other).T)
+        outward = (end - other) / np.maximum(length, 1e-9)[:, None]
+        pts = end[:, None, :] + steps[None, :, None] * outward[:, None, :]
+        xs, ys = np.round(pts[..., 0]).astype(np.intp), np.round(pts[..., 1]).astype(np.intp)
+        inside_frame = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+        off = ~inside_frame | (union[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)] == 0)
+        first = np.argmax(off, axis=1)
+        hit = off.any(axis=1) & inside_frame[np.arange(len(seg)), first]
+        for k in np.flatnonzero(hit):
+            point = end[k] + (steps[first[k]] - 0.5) * outward[k]
+            down = -outward[k]
+            along = float(length[k])
+            out.append(CornerProposal(point, np.array([down[1], -down[0]]), down, 0.0, along, junction=True))
+            out.append(CornerProposal(point, down, np.array([-down[1], down[0]]), along, 0.0, junction=True))
+    out.sort(key=lambda q: -max(q.length_across, q.length_down))
+    return out
+
+
 def _squared(point: FloatArray, across: FloatArray, down: FloatArray, la: float, ld: float) -> CornerProposal:
     """The corner squared on its longer arm (the surer direction), right-handed."""
     if la >= ld:
@@ -346,9 +405,10 @@ def _squared(point: FloatArray, across: FloatArray, down: FloatArray, la: float,
     return CornerProposal(point, across, down, la, ld)
 
 
-def _distinct(proposals: list[CornerProposal], p: CoveredParams) -> list[CornerProposal]:
+def _distinct(proposals: list[CornerProposal], p: CoveredParams, keep: int = 0) -> list[CornerProposal]:
     """``proposals`` in order without those that repeat an earlier one: a point within
-    ``duplicate_point`` and an ``across`` within ``duplicate_angle`` degrees."""
+    ``duplicate_point`` and an ``across`` within ``duplicate_angle`` degrees (the first ``keep``
+    are all kept)."""
     if len(proposals) < 2:
         return proposals
     points = np.array([q.point for q in proposals])
@@ -357,5 +417,5 @@ def _distinct(proposals: list[CornerProposal], p: CoveredParams) -> list[CornerP
     same = (gap <= p.duplicate_point) & (across @ across.T >= math.cos(math.radians(p.duplicate_angle)))
     kept = np.zeros(len(proposals), bool)
     for i in range(len(proposals)):
-        kept[i] = not bool((same[i] & kept).any())
+        kept[i] = i < keep or not bool((same[i] & kept).any())
     return [q for q, k in zip(proposals, kept, strict=True) if k]

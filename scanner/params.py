@@ -610,6 +610,21 @@ class CoveredParams:
             cards identified (a pile whose top card is not identified) show at another size (on
             scenes rendered with three other seeds it named 0-6 more cards of 150-180, none
             wrong, for some 10% more time on frames of covered cards).
+        junction_reach: with more than 0, a straight edge inside a cluster of touching cards
+            (at least ``junction_length`` work pixels long) that runs into the cluster's outline
+            within this many work pixels of its end gives a corner there, proposed after all
+            others and never used to choose a card size: in a hand row or a fan each card lying
+            on the one before it shows its side so, and its index corner lies where that side
+            meets the row's outline (0: off; on scenes rendered with three other seeds they
+            named 3-5 more cards of 150-180 and none wrong at 6 or 8; at 12 the lines printed
+            on a card's face reached the outline too and one fixture card was named wrong)...
+        junction_length: ...(12 named 1-2 more of those cards than 16)...
+        junction_refine: ...and each junction is laid on the card edges along its arms with
+            this many lightness profiles (``refine_samples`` for these alone; 0: off; 8 named
+            one more card on those scenes than none).
+        junction_reads: junctions may be read beyond ``max_reads`` by this many reads a frame
+            (they come last: on the fixtures and scenes rendered with three other seeds 32 more
+            named one more card of each set but one, none wrong).
     """
 
     enabled: bool = True
@@ -668,6 +683,10 @@ class CoveredParams:
     shift_steps: tuple[float, ...] = (0.05, 0.1, 0.15, 0.2)
     shift_lead: float = 0.02
     cluster_probes: bool = True
+    junction_reach: float = 6.0
+    junction_length: float = 12.0
+    junction_refine: int = 8
+    junction_reads: int = 32
 
     def __post_init__(self) -> None:
         self.validate()
@@ -734,6 +753,10 @@ class CoveredParams:
         _check_steps("covered.shift_steps", self.shift_steps, -0.5, 0.5)
         _check("covered.shift_lead", self.shift_lead, 0.0, 1.0)
         _check_bool("covered.cluster_probes", self.cluster_probes)
+        _check("covered.junction_reach", self.junction_reach, 0.0, 100.0)
+        _check("covered.junction_length", self.junction_length, 1.0, 1000.0)
+        _check_int("covered.junction_refine", self.junction_refine, 0, 64)
+        _check_int("covered.junction_reads", self.junction_reads, 0, 1000)
 
 
 @dataclass(frozen=True)

@@ -254,6 +254,8 @@ def _probe_size(
         if len(probed) >= p.size_probes or max(count) >= p.size_votes or reads >= p.size_reads:
             break
         proposal = proposals[k]
+        if proposal.junction:
+            continue  # a weaker sign of a corner does not choose the size
         worth = [i for i, s in enumerate(sizes) if _worth_reading(proposal, s, work, cards, [], params)]
         if not worth:
             continue
@@ -429,7 +431,8 @@ def read_covered(
         if k in probed:
             continue
         for short in [own_size[k]] if k in own_size else shorts:
-            if reads >= p.max_reads or not _worth_reading(proposal, short, work, cards, own, params, labels):
+            limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
+            if reads >= limit or not _worth_reading(proposal, short, work, cards, own, params, labels):
                 continue
             reads += 1
             quad = card_quad(proposal, short, params.find.card_aspect)
@@ -437,7 +440,7 @@ def read_covered(
             reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, budget)
             turn_reads += extra
             at = proposal
-            if reading.card is None and p.shift_reads > shift_reads:
+            if reading.card is None and p.shift_reads > shift_reads and not proposal.junction:
                 moved, at, extra = read_corner_shifting(
                     frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads
                 )

@@ -156,6 +156,10 @@ def test_a_slanted_corner_is_laid_on_both_of_its_edges() -> None:
         ("refine_slant_length", -1.0),
         ("outline_corners", 1),
         ("longest_first", "yes"),
+        ("junction_reach", -1.0),
+        ("junction_length", 0.0),
+        ("junction_refine", -1),
+        ("junction_reads", -1),
     ],
 )
 def test_covered_params_reject_bad_proposal_fields(field: str, value: Any) -> None:
@@ -170,7 +174,10 @@ def test_proposals_are_read_longest_arm_first() -> None:
         params = _params(longest_first=first)
         work = make_work(image, params.find)
         proposals = corner_proposals(work, params.find, params.covered)
-        lengths[first] = [max(p.length_across, p.length_down) for p in proposals]
+        # the junctions of inner edges with the outline come after all others (a weaker sign)
+        kinds = [p.junction for p in proposals]
+        assert kinds == sorted(kinds)
+        lengths[first] = [max(p.length_across, p.length_down) for p in proposals if not p.junction]
     assert lengths[True] == sorted(lengths[True], reverse=True)
     assert sorted(lengths[True]) == sorted(lengths[False])
     assert lengths[False] != lengths[True]  # found in the order of the outlines and edges

@@ -65,20 +65,21 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 136 of the 162 visible cards (84.0%) are named right today, 32 of the 40 fan cards
-    # (80.0%), 34 of the 46 hand cards (73.9%: covered cards named from the index at a
-    # visible corner, read at the size the index chooses where no card size is known, up to
-    # 64 corners read per frame, an unclear one read again turned a few degrees or moved back
-    # along its side or given a second look at the parts that tell its close cards apart, a
-    # cluster holding no card identified at its own size) and 12 of the 18 pile cards (66.7%;
-    # cards not identified, top cards first, are read again on their outline fitted anew);
-    # the goal is the expected failure below.
+    # 139 of the 162 visible cards (85.8%) are named right today, 33 of the 40 fan cards
+    # (82.5%), 36 of the 46 hand cards (78.3%: covered cards named from the index at a
+    # visible corner, proposed also where a card's side inside a row meets the row's outline,
+    # read at the size the index chooses where no card size is known, up to 64 corners read per
+    # frame, an unclear one read again turned a few degrees or moved back along its side or
+    # given a second look at the parts that tell its close cards apart, a cluster holding no
+    # card identified at its own size) and 12 of the 18 pile cards (66.7%; cards not
+    # identified, top cards first, are read again on their outline fitted anew); the goal is
+    # the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.83
+    assert report.total.identified / report.total.visible >= 0.85
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.77
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.80
     hand = report.by_group["hand"]
-    assert hand.visible > 0 and hand.identified / hand.visible >= 0.72
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.76
     pile = report.by_group["pile"]
     # 12 of 18 (the top card of scene_032 read on its outline fitted again); a pile's 6C the
     # wide index search named 0.05 or less ahead of 6S stays open
