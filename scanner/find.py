@@ -51,15 +51,7 @@ from scanner.find_geometry import (
     side_lengths,
 )
 from scanner.find_lines import line_cards
-from scanner.find_split import (
-    Corner,
-    candidate_sizes,
-    choose,
-    corners_of,
-    hypotheses,
-    whole_card_size,
-    whole_card_sizes,
-)
+from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses, whole_card_size
 from scanner.find_top import mark_tops, side_visibility
 from scanner.find_work import Faint, Work, make_faint, make_work
 from scanner.params import FindParams
@@ -464,7 +456,7 @@ def _split_cards(
     if p.card_size_px is not None:
         shorts = [p.card_size_px[0] * work.scale]
     elif whole is not None:
-        shorts = whole_card_sizes(whole, corners, min_short, p)
+        shorts = [whole] + [whole * (1.0 + step) for step in p.size_steps]
     else:
         shorts = candidate_sizes(lone, corners, min_short, p)
     shorts = [s for s in shorts if min_area <= s * s * p.card_aspect <= max_area]

@@ -380,21 +380,6 @@ def whole_card_size(
     return max((h.score, s) for h, s in zip(whole, sizes, strict=True) if s >= largest * p.whole_largest)[1]
 
 
-def whole_card_sizes(whole: float, corners: list[Corner], min_short: float, p: FindParams) -> list[float]:
-    """The card short sides tried around the size the best whole outline gives (``whole``, then
-    ``size_steps`` around it) and, with ``sizes_from_sides``, the sizes that whole sides seen agree
-    on (``candidate_sizes``) that are not among those: under a tilted camera a pile far from the
-    card that gave the size holds smaller cards, and its own whole sides say so."""
-    shorts = [whole] + [whole * (1.0 + step) for step in p.size_steps]
-    if p.sizes_from_sides:
-        shorts += [
-            s
-            for s in candidate_sizes([], corners, min_short, p)
-            if all(abs(s / o - 1.0) >= p.size_tolerance for o in shorts)
-        ]
-    return shorts
-
-
 def outline_shown(quads: FloatArray, edges: Arr) -> FloatArray:
     """For each quad of a (H, 4, 2) stack: the fraction of its outline's sample points that lie on
     ``edges`` (a 0/255 mask at work scale); points off the image count as not shown."""

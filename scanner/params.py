@@ -188,9 +188,6 @@ class FindParams:
             (``scanner.scan_twins``) ...
         twin_aspect_tolerance: ... made one card, from one read corner to the other, when its long
             side is within this fraction of ``card_aspect`` times its short side.
-        sizes_from_sides: with the card size taken from the best whole outline (no lone card, no
-            calibration), the sizes that whole sides seen agree on are tried too
-            (``scanner.find_split.whole_card_sizes``).
     """
 
     work_long_side: int = 640
@@ -299,7 +296,6 @@ class FindParams:
     cut_square: float = 15.0
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
-    sizes_from_sides: bool = True
 
     def __post_init__(self) -> None:
         self.validate()
@@ -479,7 +475,6 @@ class FindParams:
         _check("find.cut_square", self.cut_square, 0.0, 45.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
-        _check_bool("find.sizes_from_sides", self.sizes_from_sides)
         if not isinstance(self.faint_at_border, bool):
             raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):
