@@ -183,6 +183,11 @@ class FindParams:
         cut_min_side: of such a region's outline, the edges at least this fraction of its longest
             edge off the border are the card's sides in view ...
         cut_square: ... and they run along or square to one another within this angle (degrees).
+        twin_inside: two named cards whose read index corners each lie at least this fraction of
+            the short side inside the other's outline are one card read twice
+            (``scanner.scan_twins``) ...
+        twin_aspect_tolerance: ... made one card, from one read corner to the other, when its long
+            side is within this fraction of ``card_aspect`` times its short side.
     """
 
     work_long_side: int = 640
@@ -289,6 +294,8 @@ class FindParams:
     complete_cut: bool = True
     cut_min_side: float = 0.3
     cut_square: float = 15.0
+    twin_inside: float = 0.1
+    twin_aspect_tolerance: float = 0.15
 
     def __post_init__(self) -> None:
         self.validate()
@@ -466,6 +473,8 @@ class FindParams:
         _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
         _check("find.cut_min_side", self.cut_min_side, 0.0, 1.0)
         _check("find.cut_square", self.cut_square, 0.0, 45.0)
+        _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
+        _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         if not isinstance(self.faint_at_border, bool):
             raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):
