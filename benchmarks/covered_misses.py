@@ -9,7 +9,7 @@ name right is looked at from its true index corners (``truth.json``):
 - the corner proposal nearest the true corner whose ``across`` runs within 20 degrees of the
   card's short side, and its distance (a proposal within 0.15 of the card's short side
   counts as proposed);
-- the index read at the true card (``scan_covered.read_corner`` on the true corners): named,
+- the index read at the true card (``covered_read.read_corner`` on the true corners): named,
   ranked first but below the thresholds, or another card ranked first;
 - the index read at the proposal, at the frame's card sizes (``scan_covered``'s) and at the
   true size.
@@ -41,12 +41,13 @@ import cv2
 import numpy as np
 
 from benchmarks.scanner_accuracy import _match, _short_side, evaluate_side_by_side, scene_folder
+from scanner.covered_read import CornerReading, read_corner
 from scanner.find import find_cards
 from scanner.find_corners import card_quad, corner_proposals
 from scanner.find_work import make_work
 from scanner.params import ScannerParams
 from scanner.scan import Scanner
-from scanner.scan_covered import CornerReading, _card_shorts, read_corner
+from scanner.scan_covered import _card_shorts
 from scorer.cards import DeckKind, parse_card
 
 NEAR = 0.15

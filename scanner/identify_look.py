@@ -21,7 +21,7 @@ the better of the two fits best.
 
 ``second_look`` applies it to an index reading that the index rule leaves
 unclear (``IdentifyParams.look_*``); covered-card reading
-(``scanner.scan_covered.read_corner``) uses it for lone index corners.  It is
+(``scanner.covered_read.read_corner``) uses it for lone index corners.  It is
 off for Octoplus corner labels (``corner_look_lead``).
 """
 

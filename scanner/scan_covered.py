@@ -49,7 +49,6 @@ import numpy.typing as npt
 
 from scanner.covered_read import (
     CornerReading,
-    corner_card_image,
     read_corner,
     read_corner_shifting,
     read_corner_turning,
@@ -66,15 +65,7 @@ from scanner.templates import Templates, in_deck
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind
 
-__all__ = [
-    "CornerReading",
-    "corner_card_image",
-    "read_corner",
-    "read_corner_shifting",
-    "read_corner_turning",
-    "read_covered",
-    "turned",
-]
+__all__ = ["read_covered"]
 
 log = logging.getLogger(__name__)
 

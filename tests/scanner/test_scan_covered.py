@@ -8,22 +8,19 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner.covered_read import (
+    CornerReading,
+    read_corner,
+    read_corner_shifting,
+    read_corner_turning,
+    turned,
+)
 from scanner.covered_size import size_candidates, whole_sides
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals
 from scanner.find_work import Work, make_work
 from scanner.params import CoveredParams, FindParams, ScannerParams
 from scanner.scan import Scanner
-from scanner.scan_covered import (
-    CornerReading,
-    _apart,
-    _merge,
-    _Named,
-    read_corner,
-    read_corner_shifting,
-    read_corner_turning,
-    read_covered,
-    turned,
-)
+from scanner.scan_covered import _apart, _merge, _Named, read_covered
 from scanner.scenes import Scene, SceneTruth, render
 from scanner.scenes_layout import fan, hand_row, pile, single
 from scanner.templates import Templates
