@@ -42,33 +42,28 @@ def _scene() -> tuple[np.ndarray, Quad, Quad]:
     return img, as_quad(below), as_quad(above)
 
 
-def test_a_card_named_from_a_corner_that_lies_over_another_is_marked_top() -> None:
+@pytest.mark.parametrize(
+    ("named_over", "found_top", "expected"),
+    [
+        # a card named from a corner that lies over another is marked top
+        (True, False, [False, True]),
+        # a card named from a corner under another is not marked top, nor demotes it
+        (False, True, [True, False]),
+        # the finder marked the lower card top; the card named from its corner shows its sides
+        # across it, so the lower card loses its mark and the named one takes it
+        (True, True, [False, True]),
+    ],
+    ids=["named-over-is-top", "named-under-is-not-top", "found-under-named-loses-top"],
+)
+def test_a_card_named_from_a_corner_is_top_only_over_the_card_it_overlaps(
+    named_over: bool, found_top: bool, expected: list[bool]
+) -> None:
     img, below, above = _scene()
     work = make_work(img, PARAMS)
-    found = Detection(card=None, confidence=0.2, corners=below, top=False)
-    named = Detection(card=SEVEN, confidence=0.8, corners=above, top=False)
+    found = Detection(card=None, confidence=0.2, corners=above if not named_over else below, top=found_top)
+    named = Detection(card=SEVEN, confidence=0.8, corners=above if named_over else below, top=False)
     out = _retop([found, named], {id(found)}, work, PARAMS)
-    assert [d.top for d in out] == [False, True]
-
-
-def test_a_card_named_from_a_corner_under_another_is_not_marked_top_nor_demotes_it() -> None:
-    img, below, above = _scene()
-    work = make_work(img, PARAMS)
-    found = Detection(card=None, confidence=0.2, corners=above, top=True)
-    named = Detection(card=SEVEN, confidence=0.8, corners=below, top=False)
-    out = _retop([found, named], {id(found)}, work, PARAMS)
-    assert [d.top for d in out] == [True, False]
-
-
-def test_a_card_found_under_a_card_named_from_a_corner_is_no_longer_top() -> None:
-    # the finder marked the lower card top; the card named from its corner shows its sides
-    # across it, so the lower card loses its mark and the named one takes it
-    img, below, above = _scene()
-    work = make_work(img, PARAMS)
-    lying = Detection(card=None, confidence=0.2, corners=below, top=True)
-    over = Detection(card=SEVEN, confidence=0.8, corners=above, top=False)
-    out = _retop([lying, over], {id(lying)}, work, PARAMS)
-    assert [d.top for d in out] == [False, True]
+    assert [d.top for d in out] == expected
 
 
 def _work_quads(quads: list[Quad], scale: float) -> list[np.ndarray]:
