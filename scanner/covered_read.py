@@ -24,7 +24,7 @@ from scanner.find_geometry import FloatArray
 from scanner.identify_index import read_index
 from scanner.identify_look import second_look
 from scanner.identify_params import IdentifyParams
-from scanner.params import ScannerParams
+from scanner.params import CoveredParams, ScannerParams
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
 from scorer.cards import Card, DeckKind
@@ -95,6 +95,11 @@ def _corner_params(identify: IdentifyParams, search_px: int, standard: bool) -> 
     return identify
 
 
+def _deck_margin(p: CoveredParams, deck: DeckKind) -> float:
+    """The lead over the next card that names a corner of ``deck``."""
+    return p.octo_min_margin if deck is DeckKind.OCTOPLUS else p.min_margin
+
+
 def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams) -> CornerReading:
     """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL).
 
@@ -117,7 +122,7 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
     candidate = reading.order[best]
     named = (
         score >= p.min_score
-        and margin >= (p.octo_min_margin if octo else p.min_margin)
+        and margin >= _deck_margin(p, templates.deck)
         and least >= (p.octo_min_part_score if octo else p.min_part_score)
         and in_deck(candidate, templates.deck)
     )
@@ -155,7 +160,7 @@ def read_corner_turning(
     first = read_corner(frame, quad, templates, params)
     if first.card is not None or budget <= 0 or p.turn_reads == 0 or first.score < p.turn_min_score:
         return first, 0.0, 0
-    lead = (p.octo_min_margin if templates.deck is DeckKind.OCTOPLUS else p.min_margin) + p.turn_lead
+    lead = _deck_margin(p, templates.deck) + p.turn_lead
     best, angle, extra = first, 0.0, 0
     rivals = False
     for degrees in p.turn_angles:
@@ -196,7 +201,7 @@ def read_corner_shifting(
     other move names another card; of several, the one with the highest score.
     """
     p = params.covered
-    lead = (p.octo_min_margin if templates.deck is DeckKind.OCTOPLUS else p.min_margin) + p.shift_lead
+    lead = _deck_margin(p, templates.deck) + p.shift_lead
     arm = proposal.across if proposal.length_across >= proposal.length_down else proposal.down
     best: CornerReading | None = None
     where = proposal
