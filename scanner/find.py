@@ -43,6 +43,7 @@ from scanner.find_geometry import (
     FloatArray,
     as_quad,
     fit_sides,
+    holds,
     is_card_quad,
     order_corners,
     poly_mask,
@@ -289,12 +290,7 @@ def _of_one_size(
 
 def _overlap(a: FloatArray, b: FloatArray) -> bool:
     """Whether either quad holds the other's centre."""
-    return _contains(a, b.mean(axis=0)) or _contains(b, a.mean(axis=0))
-
-
-def _contains(quad: FloatArray, point: FloatArray) -> bool:
-    poly = quad.astype(np.float32).reshape(-1, 1, 2)
-    return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
+    return holds(a, b.mean(axis=0)) or holds(b, a.mean(axis=0))
 
 
 def _lone_in_clusters(

@@ -74,6 +74,18 @@ def side_lengths(quad: FloatArray) -> tuple[float, float]:
     return (min(a, b), max(a, b))
 
 
+def point_depth(point: FloatArray, quad: FloatArray) -> float:
+    """How far ``point`` lies inside the polygon ``quad`` (pixels; negative outside, 0 on it)."""
+    poly = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return float(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), True))
+
+
+def holds(quad: FloatArray, point: FloatArray) -> bool:
+    """Whether ``point`` lies inside or on the polygon ``quad``."""
+    poly = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
+
+
 def corner_angles(quad: FloatArray) -> FloatArray:
     """The interior angle at each corner, in degrees."""
     return np.array(_corner_angles(np.asarray(quad, dtype=np.float64).reshape(4, 2).tolist()))

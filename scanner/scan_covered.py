@@ -57,7 +57,7 @@ from scanner.covered_read import (
 from scanner.covered_size import longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals
-from scanner.find_geometry import FloatArray, side_lengths
+from scanner.find_geometry import FloatArray, holds, side_lengths
 from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
 from scanner.params import CoveredParams, ScannerParams
@@ -121,11 +121,6 @@ def _card_shorts(detections: list[Detection], work: Work, params: ScannerParams)
     if not named and largest > median * (1.0 + params.covered.size_spread):
         return [median, largest]
     return [median]
-
-
-def _inside(point: FloatArray, quad: FloatArray) -> bool:
-    poly = quad.astype(np.float32).reshape(-1, 1, 2)
-    return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
 
 
 def _filled(work: Work) -> Image:
@@ -192,7 +187,7 @@ def _worth_reading(
     if float(np.median(grey) - grey.min()) < params.covered.index_ink:
         return False
     centre = pts.mean(axis=0)
-    inside = [n for n in named if _inside(centre, n.quad)]
+    inside = [n for n in named if holds(n.quad, centre)]
     if not inside:
         return True
     if labels is None:
@@ -341,7 +336,7 @@ def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
     for item in sorted(named, key=lambda n: (n.moved, -n.reading.score)):
         short = side_lengths(item.quad)[0]
         for k, other in enumerate(kept):
-            if item.reading.card == other.reading.card and item.moved and _inside(item.quad[0], other.quad):
+            if item.reading.card == other.reading.card and item.moved and holds(other.quad, item.quad[0]):
                 break  # a moved read of a card already read there (at another size)
             if item.reading.card == other.reading.card and _apart(item.quad, other.quad) <= same:
                 far = float(np.hypot(*(item.corner - other.corner)))

@@ -20,20 +20,13 @@ end), or one index read twice:
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
-from scanner.find_geometry import FloatArray, side_lengths
+from scanner.find_geometry import point_depth, side_lengths
 from scanner.params import FindParams
 from scanner.types import Detection, Quad
 
 __all__ = ["merge_twins"]
-
-
-def _depth(point: FloatArray, quad: FloatArray) -> float:
-    """How far ``point`` lies inside ``quad`` (pixels; negative outside)."""
-    poly = quad.astype(np.float32).reshape(-1, 1, 2)
-    return float(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), True))
 
 
 def are_twins(a: Detection, b: Detection, p: FindParams) -> bool:
@@ -45,7 +38,7 @@ def are_twins(a: Detection, b: Detection, p: FindParams) -> bool:
     qb = np.asarray(b.corners, np.float64)
     short = min(side_lengths(qa)[0], side_lengths(qb)[0])
     margin = p.twin_inside * short
-    return _depth(qa[0], qb) >= margin and _depth(qb[0], qa) >= margin
+    return point_depth(qa[0], qb) >= margin and point_depth(qb[0], qa) >= margin
 
 
 def joined(a: Detection, b: Detection, p: FindParams) -> Quad | None:
