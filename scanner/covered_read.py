@@ -22,7 +22,7 @@ import numpy as np
 from scanner.find_corners import CornerProposal, card_quad
 from scanner.find_geometry import FloatArray
 from scanner.identify_index import read_index
-from scanner.identify_look import second_look
+from scanner.identify_look import second_look, twin_preferred
 from scanner.identify_params import IdentifyParams
 from scanner.params import CoveredParams, ScannerParams
 from scanner.templates import Templates, in_deck
@@ -105,7 +105,9 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
 
     The card is named when the best card's score reaches ``covered.min_score``, leads the
     next by the deck's margin, each part reaches the deck's part threshold and it is a
-    card of the deck; or, when it is not, when a second look at the parts of the index that
+    card of the deck, and (a standard card) a look at the suits does not prefer its twin
+    suit scoring within ``covered.twin_band`` (``scanner.identify_look.twin_preferred``); or,
+    when it is not named so, when a second look at the parts of the index that
     tell the close cards apart names it (``scanner.identify_look.second_look``).
     """
     p = params.covered
@@ -125,6 +127,7 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
         and margin >= _deck_margin(p, templates.deck)
         and least >= (p.octo_min_part_score if octo else p.min_part_score)
         and in_deck(candidate, templates.deck)
+        and (octo or not twin_preferred(image, reading, templates, identify, p.twin_band, upright_only=True))
     )
     if not named:
         # an unclear index: a second look at the parts that tell the close cards apart

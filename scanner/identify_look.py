@@ -287,6 +287,41 @@ def second_look(
     return None
 
 
+def twin_preferred(
+    image: Image | CardView,
+    reading: IndexReading,
+    templates: Templates,
+    params: IdentifyParams,
+    band: float,
+    upright_only: bool = False,
+) -> bool:
+    """Whether a look (``look``, at the place the reader found the index) prefers to the card an
+    index ``reading`` ranks first its twin (the same rank in the other suit of its colour),
+    when the twin scores within ``band`` of it: the suits are seen well enough to fit
+    ``look_fit`` and the twin's fit is the better (``False`` when ``band`` is 0)."""
+    if band <= 0:
+        return False
+    best = int(np.argmax(reading.scores))
+    card = reading.order[best]
+    offsets = reading.offsets[:, best] if reading.offsets is not None else None
+    for twin in _twins(reading.order, card):
+        if float(reading.scores[twin]) < float(reading.scores[best]) - band:
+            continue
+        seen = look(image, card, reading.order[twin], templates, params, offsets, upright_only)
+        if seen is not None and seen.fit >= params.look_fit and seen.lead < 0:
+            log.debug(
+                "twin look: %s %.3f gives way to %s %.3f: lead %.3f, fit %.3f",
+                card,
+                float(reading.scores[best]),
+                reading.order[twin],
+                float(reading.scores[twin]),
+                seen.lead,
+                seen.fit,
+            )
+            return True
+    return False
+
+
 def _leads(
     image: Image | CardView,
     reading: IndexReading,
@@ -317,4 +352,4 @@ def _leads(
     return True
 
 
-__all__ = ["LookResult", "look", "second_look", "telling_parts"]
+__all__ = ["LookResult", "look", "second_look", "telling_parts", "twin_preferred"]

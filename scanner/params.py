@@ -509,6 +509,12 @@ class CoveredParams:
         octo_min_part_score: ...or each part of an Octoplus index (label, mark) reaches this...
         octo_min_margin: ...and an Octoplus index leads by this much (its labels differ in less
             ink than a standard index: +2 and -2 by one stroke).
+        twin_band: a standard corner named so whose twin (the same rank in the other suit of
+            its colour) scores within this much of it keeps its name only when a second look at
+            the suits (``scanner.identify_look.look``) does not prefer the twin (0: off): a
+            spade and a club read alike on a small index, and a card's template composed from
+            other cards' parts (``octotable calibrate templates``) can outscore the learned
+            twin (on a real photo, an ace of spades named AC by 0.07).
         size_steps: relative steps around the frame's card size tried when a corner's card is
             laid out; the size whose outline shows best on card pixels is kept (by default
             the frame's size alone: on scenes rendered with other seeds the best-shown outline
@@ -649,6 +655,7 @@ class CoveredParams:
     min_part_score: float = 0.65
     octo_min_part_score: float = 0.7
     octo_min_margin: float = 0.04
+    twin_band: float = 0.1
     size_steps: tuple[float, ...] = (0.0,)
     size_spread: float = 0.15
     size_probes: int = 8
@@ -761,6 +768,7 @@ class CoveredParams:
         _check_int("covered.shift_reads", self.shift_reads, 0, 10000)
         _check_steps("covered.shift_steps", self.shift_steps, -0.5, 0.5)
         _check("covered.shift_lead", self.shift_lead, 0.0, 1.0)
+        _check("covered.twin_band", self.twin_band, 0.0, 1.0)
         _check_bool("covered.cluster_probes", self.cluster_probes)
         _check("covered.junction_reach", self.junction_reach, 0.0, 100.0)
         _check("covered.junction_length", self.junction_length, 1.0, 1000.0)

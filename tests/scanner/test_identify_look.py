@@ -13,7 +13,7 @@ import pytest
 
 from scanner.faces import render_face
 from scanner.identify_index import read_index
-from scanner.identify_look import look, second_look, telling_parts
+from scanner.identify_look import look, second_look, telling_parts, twin_preferred
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.scan import Scanner
 from scanner.templates import Templates
@@ -69,6 +69,28 @@ def test_ranks_close_in_shape_are_told_apart_when_small_and_blurred(first: str, 
         for card, other in ((a, b), (b, a)):
             seen = look(small(card, seed=seed), card, other, templates, PARAMS)
             assert seen is not None and seen.lead >= PARAMS.look_lead, (card, other, seed, seen)
+
+
+@pytest.mark.parametrize("text", ["AS", "4C", "7S", "2H", "5D"])
+def test_a_twin_ranked_first_over_the_card_seen_gives_way_to_it(text: str) -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    card = parse_card(text, DeckKind.OKTRIS)
+    assert isinstance(card, StdCard)
+    image = small(card)
+    reading = read_index(image, templates, PARAMS)
+    first, other = reading.order.index(card), reading.order.index(twin(card))
+    assert int(np.argmax(reading.scores)) == first
+    # the card seen ranked first: its twin is not preferred
+    assert not twin_preferred(image, reading, templates, PARAMS, band=1.0)
+    # the twin ranked first, the card seen 0.05 behind (as a template composed from other
+    # cards' parts can score): the look at the suits prefers the card seen
+    scores = reading.scores.copy()
+    scores[other], scores[first] = scores[first], scores[first] - 0.05
+    swapped = replace(reading, scores=scores)
+    assert twin_preferred(image, swapped, templates, PARAMS, band=0.1)
+    # ...unless the check is off, or the card seen scores further behind than the band
+    assert not twin_preferred(image, swapped, templates, PARAMS, band=0.0)
+    assert not twin_preferred(image, swapped, templates, PARAMS, band=0.04)
 
 
 def test_only_the_parts_that_differ_are_compared() -> None:

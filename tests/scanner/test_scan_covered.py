@@ -461,6 +461,8 @@ def test_covered_shift_params_are_validated() -> None:
         CoveredParams(shift_lead=-0.01)
     with pytest.raises(ValueError, match=r"covered\.cluster_probes"):
         CoveredParams(cluster_probes=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.twin_band"):
+        CoveredParams(twin_band=-0.1)
 
 
 def test_a_moved_read_of_a_card_already_read_there_at_another_size_is_that_card() -> None:
