@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -270,22 +271,21 @@ def _doubtful(quad: FloatArray, shown: float | None, work: Work, p: FindParams) 
 
 
 def _of_one_size(
-    quads: list[FloatArray], shows: list[float | None], p: FindParams
-) -> tuple[list[FloatArray], list[float | None]]:
+    quads: list[FloatArray], shown: Callable[[FloatArray], float | None], p: FindParams
+) -> list[FloatArray]:
     """The cards of one deck on one table are about one size: a quad smaller than
     ``min_relative_area`` of the card whose outline shows best is print or a scrap, not a card.
 
-    ``shows`` is each quad's ``side_visibility`` (its whole outline); the quads kept are
-    returned with theirs.
+    ``shown`` gives a quad's ``side_visibility`` (its whole outline); it is asked only when a
+    quad is that much smaller than the largest (else every quad is kept, whichever shows best).
     """
     if len(quads) < 2:
-        return quads, shows
+        return quads
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
-    best = areas[int(np.argmax([s or 0.0 for s in shows]))]
-    keep = [a >= p.min_relative_area * best for a in areas]
-    return [q for q, k in zip(quads, keep, strict=True) if k], [
-        s for s, k in zip(shows, keep, strict=True) if k
-    ]
+    if min(areas) >= p.min_relative_area * max(areas):
+        return quads
+    best = areas[int(np.argmax([shown(q) or 0.0 for q in quads]))]
+    return [q for q, a in zip(quads, areas, strict=True) if a >= p.min_relative_area * best]
 
 
 def _overlap(a: FloatArray, b: FloatArray) -> bool:
@@ -462,11 +462,15 @@ def _split_cards(
     return chosen
 
 
-def find_cards(image: Image, params: FindParams, work: Work | None = None) -> list[FoundCard]:
+def find_cards(
+    image: Image, params: FindParams, work: Work | None = None, scores: bool = True
+) -> list[FoundCard]:
     """Find every card in a BGR (or grey) uint8 frame.
 
     ``work`` is the frame's work image (``make_work(image, params)``) when the caller
-    made it already (to look at it again afterwards), else it is made here.
+    made it already (to look at it again afterwards), else it is made here.  With
+    ``scores`` false the cards' ``score`` is not measured where nothing else needs the
+    outline's visibility (it is then 0.0 unless measured anyway): the cards found are the same.
 
     Returns the cards found, each with canonically ordered corners in frame
     pixels and its ``top`` flag; an empty list when there is no card.  The image
@@ -497,19 +501,18 @@ def find_cards(image: Image, params: FindParams, work: Work | None = None) -> li
         lone = _dedupe(lone + _lone_cards(work, outlines, params, (("faint", True),), faint.edges), params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
-    shows = [shown(q) for q in quads]
-    if faint is not None and not lone and all((s or 0.0) < params.line_below for s in shows):
+    if faint is not None and not lone and all((shown(q) or 0.0) < params.line_below for q in quads):
         lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
-        kept = [not any(_overlap(q, card) for card in lined) for q in quads]
-        quads = lined + [q for q, k in zip(quads, kept, strict=True) if k]
-        shows = [shown(q) for q in lined] + [s for s, k in zip(shows, kept, strict=True) if k]
-    quads, shows = _of_one_size(quads, shows, params)
+        quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
+    quads = _of_one_size(quads, shown, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []
-    for quad, top, show in zip(quads, tops, shows, strict=True):
+    for quad, top in zip(quads, tops, strict=True):
         frame_quad = _refine_in_frame(quad / work.scale, image, radius, params)
+        kept = measured.get(id(quad))
+        show = shown(quad) if scores else (kept[1] if kept is not None and kept[0] is quad else None)
         score = 0.0 if show is None else show
         found.append(FoundCard(corners=as_quad(order_corners(frame_quad)), top=top, score=score))
     log.debug("found %d cards (%d lone)", len(found), len(lone))
