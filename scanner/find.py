@@ -211,9 +211,10 @@ def _lone_cards(
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     lone: list[FloatArray] = []
+    polygons: list[tuple[Arr, float]] = []  # of ``lone``, for ``_explained``
     for name, verify in passes:
         for c in outlines[name]:
-            if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3):
+            if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3, polygons):
                 continue
             quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
             if quad is None and verify and p.complete_cut:
@@ -226,6 +227,7 @@ def _lone_cards(
             if name != "split" and _several_cards(quad, work, p):
                 continue
             lone.append(quad)
+            polygons.append(_polygon(quad))
     return _dedupe(lone, p)
 
 
@@ -400,19 +402,27 @@ def _off_cards(quad: FloatArray, work: Work, grow: float) -> float:
     return float((work.union[ys, xs] == 0).mean())
 
 
-def _explained(contour: Arr, cards: list[FloatArray], max_ratio: float) -> bool:
+def _explained(
+    contour: Arr, cards: list[FloatArray], max_ratio: float, polygons: list[tuple[Arr, float]] | None = None
+) -> bool:
     """Whether an outline lies on one of ``cards`` (its box centre inside the card) and is at most
-    ``max_ratio`` times that card's area: then it is that card, or a part of it."""
+    ``max_ratio`` times that card's area: then it is that card, or a part of it.  ``polygons``
+    are ``_polygon`` of each of ``cards`` when the caller keeps them (a loop over many outlines)."""
     if not cards:
         return False
     x, y, w, h = cv2.boundingRect(contour)
     centre = (x + w / 2.0, y + h / 2.0)
     area = cv2.contourArea(contour)
-    for quad in cards:
-        poly = quad.astype(np.float32).reshape(-1, 1, 2)
-        if cv2.pointPolygonTest(poly, centre, False) >= 0 and area <= max_ratio * cv2.contourArea(poly):
+    for poly, poly_area in polygons if polygons is not None else map(_polygon, cards):
+        if cv2.pointPolygonTest(poly, centre, False) >= 0 and area <= max_ratio * poly_area:
             return True
     return False
+
+
+def _polygon(quad: FloatArray) -> tuple[Arr, float]:
+    """``quad`` as an OpenCV float32 polygon, and its area."""
+    poly = quad.astype(np.float32).reshape(-1, 1, 2)
+    return poly, float(cv2.contourArea(poly))
 
 
 def _split_cards(
@@ -422,9 +432,10 @@ def _split_cards(
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area = p.min_card_area * area
     corners: list[Corner] = []
+    polygons = [_polygon(q) for q in lone]
     for name in ("union", "split"):
         for c in outlines[name]:
-            if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15):
+            if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15, polygons):
                 corners.extend(corners_of(np.round(_dense(c)).astype(np.int32).reshape(-1, 1, 2), p))
     if not corners:
         return list(lone)  # every cluster of card pixels is explained by lone cards
