@@ -73,7 +73,7 @@ def make_work(image: Image, p: FindParams) -> Work:
     h, w = image.shape[:2]
     scale = min(1.0, p.work_long_side / max(h, w))
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    small: Arr = image if scale == 1.0 else cv2.resize(image, size, interpolation=_area_method(image, size))
+    small: Arr = image if scale == 1.0 else cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
@@ -145,18 +145,6 @@ def make_faint(work: Work, p: FindParams) -> Faint:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (p.faint_open, p.faint_open))
         regions = cv2.morphologyEx(regions, cv2.MORPH_OPEN, disc)
     return Faint(edges=np.asarray(edges), regions=np.asarray(regions))
-
-
-def _area_method(image: Image, size: tuple[int, int]) -> int:
-    """The interpolation that averages ``image`` down to ``size`` (w, h) as ``cv2.INTER_AREA`` does.
-
-    Halving each side exactly, the bit-exact bilinear resize samples every output pixel halfway
-    between two rows and two columns: the mean of its 2x2 block rounded half up, as
-    ``INTER_AREA``'s own halving gives it (the same values on every frame and noise image
-    tried), in about four fifths of the time.  Any other size keeps ``INTER_AREA``.
-    """
-    h, w = image.shape[:2]
-    return cv2.INTER_LINEAR_EXACT if (w, h) == (2 * size[0], 2 * size[1]) else cv2.INTER_AREA
 
 
 def _lighter_by(grey: Arr, background: Arr, margin: float) -> Arr:

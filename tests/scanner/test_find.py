@@ -12,7 +12,7 @@ import pytest
 
 from scanner.find import FoundCard, _of_one_size, find_cards, order_corners, warp_card
 from scanner.find_split import _outline_fraction, corners_of, whole_card_size
-from scanner.find_work import _area_method, make_work
+from scanner.find_work import make_work
 from scanner.params import FindParams, ScannerParams
 
 Quad = npt.NDArray[np.float64]
@@ -317,16 +317,3 @@ def test_a_quad_much_smaller_than_the_card_that_shows_best_is_dropped() -> None:
     alike = card_quad(800, 300, 140, 0)
     assert _of_one_size([big, alike], shown, PARAMS) == [big, alike]
     assert asked == []
-
-
-@pytest.mark.parametrize("shape", [(720, 1280, 3), (720, 1280), (480, 640, 3), (1080, 1920, 3)])
-def test_halving_by_the_exact_bilinear_resize_equals_the_area_average(shape: tuple[int, ...]) -> None:
-    """The work image halves a frame with ``INTER_LINEAR_EXACT`` where ``INTER_AREA`` was used:
-    the same pixels, ties of the rounding included (noise hits every remainder of the 2x2 sums)."""
-    noise = np.random.default_rng(sum(shape)).integers(0, 256, shape, dtype=np.uint8)
-    h, w = shape[:2]
-    size = (w // 2, h // 2)
-    assert _area_method(noise, size) == cv2.INTER_LINEAR_EXACT
-    halved = cv2.resize(noise, size, interpolation=cv2.INTER_LINEAR_EXACT)
-    assert np.array_equal(halved, cv2.resize(noise, size, interpolation=cv2.INTER_AREA))
-    assert _area_method(noise, (w // 3, h // 3)) == cv2.INTER_AREA
