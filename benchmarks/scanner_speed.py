@@ -18,7 +18,8 @@ OpenCV runs on one thread (``cv2.setNumThreads(1)``).
 With ``--against REV`` the scanner of git revision ``REV`` (its ``scanner`` folder,
 loaded as a second package) and the current one scan the same frames taking turns,
 round by round, and the medians of both and their ratios (current / ``REV``) are
-printed for the whole pipeline, finding (given the work image) and the work image: the side-by-side figure
+printed for the whole pipeline, finding (given the work image, as the scan runs it: without the cards'
+scores where a tree's finder can skip them) and the work image: the side-by-side figure
 that a shared, noisy machine still measures fairly.  With ``--scenes DIR`` as well, the scenes of a
 fixture folder (``tests/fixtures/scenes``, or held-out scenes rendered into a folder) are scanned
 that way instead, ``--repeat`` rounds, and the whole scan's time per frame is compared.
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import io
 import json
 import os
@@ -234,6 +236,11 @@ def compare(rev: str, repeat: int) -> None:
         }
         for scanner, _find, _work in trees.values():
             scanner.warm_up()
+        # finding as the scan runs it: without the cards' scores where the tree's finder can skip them
+        as_scanned = {
+            tag: {"scores": False} if "scores" in inspect.signature(find).parameters else {}
+            for tag, (_scanner, find, _work) in trees.items()
+        }
         print(f"current tree against {rev}: {FRAMES} frames x {repeat} rounds, taking turns")
         print(f"load average at start: {os.getloadavg()[0]:.1f}")
         print(
@@ -253,7 +260,7 @@ def compare(rev: str, repeat: int) -> None:
                         scanned = time.perf_counter()
                         work = work_of(image, params)
                         worked = time.perf_counter()
-                        find(image, params, work)
+                        find(image, params, work, **as_scanned[tag])
                         found = time.perf_counter()
                         for stage, ms in (
                             ("scan", scanned - start),
