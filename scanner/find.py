@@ -480,8 +480,8 @@ def find_cards(
 
     ``work`` is the frame's work image (``make_work(image, params)``) when the caller
     made it already (to look at it again afterwards), else it is made here.  With
-    ``scores`` false the cards' ``score`` is not measured where nothing else needs the
-    outline's visibility (it is then 0.0 unless measured anyway): the cards found are the same.
+    ``scores`` false every card's ``score`` is 0.0: the outline's visibility is measured only
+    where a decision needs it (the cards found are the same).
 
     Returns the cards found, each with canonically ordered corners in frame
     pixels and its ``top`` flag; an empty list when there is no card.  The image
@@ -522,8 +522,7 @@ def find_cards(
     found: list[FoundCard] = []
     for quad, top in zip(quads, tops, strict=True):
         frame_quad = _refine_in_frame(quad / work.scale, image, radius, params)
-        kept = measured.get(id(quad))
-        show = shown(quad) if scores else (kept[1] if kept is not None and kept[0] is quad else None)
+        show = shown(quad) if scores else None
         score = 0.0 if show is None else show
         found.append(FoundCard(corners=as_quad(order_corners(frame_quad)), top=top, score=score))
     log.debug("found %d cards (%d lone)", len(found), len(lone))
