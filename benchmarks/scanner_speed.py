@@ -18,16 +18,23 @@ OpenCV runs on one thread (``cv2.setNumThreads(1)``).
 With ``--against REV`` the scanner of git revision ``REV`` (its ``scanner`` folder,
 loaded as a second package) and the current one scan the same frames taking turns,
 round by round, and the medians of both and their ratios (current / ``REV``) are
-printed for the whole pipeline, finding (given the work image) and the work image: the side-by-side figure
+printed for the whole pipeline, finding (given the work image, as the scan runs it: without the cards'
+scores where a tree's finder can skip them) and the work image: the side-by-side figure
 that a shared, noisy machine still measures fairly.  With ``--scenes DIR`` as well, the scenes of a
 fixture folder (``tests/fixtures/scenes``, or held-out scenes rendered into a folder) are scanned
 that way instead, ``--repeat`` rounds, and the whole scan's time per frame is compared.
+
+With ``--stages`` the steps of ``Scanner.scan`` are timed one by one on the same frames, as the
+scan runs them: the work image, finding (given the work image), identifying every card found,
+covered-card reading with the steps after it (refitting unnamed cards, twins, top flags), and
+their sum; medians per frame.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import io
 import json
 import os
@@ -145,6 +152,55 @@ def _per_card_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> tup
     return statistics.median(warps), statistics.median(idents), statistics.median(views)
 
 
+STAGES = ("work", "find", "identify", "covered", "sum")
+"""The steps of ``Scanner.scan`` that ``--stages`` times (``covered``: covered-card reading, the
+refit of unnamed cards, twins and the top flags)."""
+
+
+def stage_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> dict[str, float]:
+    """Median milliseconds per frame of each of ``STAGES``, the steps run as ``Scanner.scan`` runs
+    them (with templates)."""
+    from scanner.scan import _retop
+    from scanner.scan_covered import read_covered
+    from scanner.scan_twins import merge_twins
+
+    assert scanner.templates is not None
+    times: dict[str, list[float]] = {name: [] for name in STAGES}
+    params = scanner.params
+    for _ in range(repeat):
+        for image in images:
+            marks = [time.perf_counter()]
+            work = make_work(image, params.find)
+            marks.append(time.perf_counter())
+            found = find_cards(image, params.find, work, scores=False)
+            marks.append(time.perf_counter())
+            read = [scanner._detect(image, card) for card in found]
+            marks.append(time.perf_counter())
+            detections = [d for d, _ in read]
+            covered = read_covered(image, work, detections, scanner.templates, params, [c for _, c in read])
+            whole = {id(d) for d in detections}
+            covered = scanner._refit_unnamed(image, work, covered, whole)
+            covered, twins = merge_twins(covered, params.find)
+            _retop(covered, whole | twins, work, params.find)
+            marks.append(time.perf_counter())
+            for name, start, end in zip(STAGES, marks, marks[1:], strict=False):
+                times[name].append((end - start) * 1000.0)
+            times["sum"].append((marks[-1] - marks[0]) * 1000.0)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def print_stages(repeat: int) -> None:
+    """Print ``stage_ms`` for every row of ``cases``."""
+    scanner = Scanner(DeckKind.OKTRIS)
+    scanner.warm_up()
+    print(f"median ms per frame of each step of the scan, {FRAMES} frames x {repeat} scans each")
+    print(f"load average at start: {os.getloadavg()[0]:.1f}")
+    print(f"{'cards':>5} " + " ".join(f"{name:>9}" for name in STAGES))
+    for label, images in cases():
+        ms = stage_ms(scanner, images, repeat)
+        print(f"{label:>5} " + " ".join(f"{ms[name]:>9.2f}" for name in STAGES))
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -180,6 +236,11 @@ def compare(rev: str, repeat: int) -> None:
         }
         for scanner, _find, _work in trees.values():
             scanner.warm_up()
+        # finding as the scan runs it: without the cards' scores where the tree's finder can skip them
+        as_scanned = {
+            tag: {"scores": False} if "scores" in inspect.signature(find).parameters else {}
+            for tag, (_scanner, find, _work) in trees.items()
+        }
         print(f"current tree against {rev}: {FRAMES} frames x {repeat} rounds, taking turns")
         print(f"load average at start: {os.getloadavg()[0]:.1f}")
         print(
@@ -199,7 +260,7 @@ def compare(rev: str, repeat: int) -> None:
                         scanned = time.perf_counter()
                         work = work_of(image, params)
                         worked = time.perf_counter()
-                        find(image, params, work)
+                        find(image, params, work, **as_scanned[tag])
                         found = time.perf_counter()
                         for stage, ms in (
                             ("scan", scanned - start),
@@ -260,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="scans of every frame (default 10)")
     parser.add_argument("--against", metavar="REV", help="compare with the scanner of git revision REV")
+    parser.add_argument("--stages", action="store_true", help="time the steps of the scan one by one")
     parser.add_argument(
         "--scenes",
         metavar="DIR",
@@ -276,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.against:
         compare(args.against, args.repeat)
+        return 0
+    if args.stages:
+        print_stages(args.repeat)
         return 0
     scanner = Scanner(DeckKind.OKTRIS)
     scanner.warm_up()

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -210,9 +211,10 @@ def _lone_cards(
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     lone: list[FloatArray] = []
+    polygons: list[tuple[Arr, float]] = []  # of ``lone``, for ``_explained``
     for name, verify in passes:
         for c in outlines[name]:
-            if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3):
+            if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3, polygons):
                 continue
             quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
             if quad is None and verify and p.complete_cut:
@@ -225,6 +227,7 @@ def _lone_cards(
             if name != "split" and _several_cards(quad, work, p):
                 continue
             lone.append(quad)
+            polygons.append(_polygon(quad))
     return _dedupe(lone, p)
 
 
@@ -270,22 +273,21 @@ def _doubtful(quad: FloatArray, shown: float | None, work: Work, p: FindParams) 
 
 
 def _of_one_size(
-    quads: list[FloatArray], shows: list[float | None], p: FindParams
-) -> tuple[list[FloatArray], list[float | None]]:
+    quads: list[FloatArray], shown: Callable[[FloatArray], float | None], p: FindParams
+) -> list[FloatArray]:
     """The cards of one deck on one table are about one size: a quad smaller than
     ``min_relative_area`` of the card whose outline shows best is print or a scrap, not a card.
 
-    ``shows`` is each quad's ``side_visibility`` (its whole outline); the quads kept are
-    returned with theirs.
+    ``shown`` gives a quad's ``side_visibility`` (its whole outline); it is asked only when a
+    quad is that much smaller than the largest (else every quad is kept, whichever shows best).
     """
     if len(quads) < 2:
-        return quads, shows
+        return quads
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
-    best = areas[int(np.argmax([s or 0.0 for s in shows]))]
-    keep = [a >= p.min_relative_area * best for a in areas]
-    return [q for q, k in zip(quads, keep, strict=True) if k], [
-        s for s, k in zip(shows, keep, strict=True) if k
-    ]
+    if min(areas) >= p.min_relative_area * max(areas):
+        return quads
+    best = areas[int(np.argmax([shown(q) or 0.0 for q in quads]))]
+    return [q for q, a in zip(quads, areas, strict=True) if a >= p.min_relative_area * best]
 
 
 def _overlap(a: FloatArray, b: FloatArray) -> bool:
@@ -400,19 +402,27 @@ def _off_cards(quad: FloatArray, work: Work, grow: float) -> float:
     return float((work.union[ys, xs] == 0).mean())
 
 
-def _explained(contour: Arr, cards: list[FloatArray], max_ratio: float) -> bool:
+def _explained(
+    contour: Arr, cards: list[FloatArray], max_ratio: float, polygons: list[tuple[Arr, float]] | None = None
+) -> bool:
     """Whether an outline lies on one of ``cards`` (its box centre inside the card) and is at most
-    ``max_ratio`` times that card's area: then it is that card, or a part of it."""
+    ``max_ratio`` times that card's area: then it is that card, or a part of it.  ``polygons``
+    are ``_polygon`` of each of ``cards`` when the caller keeps them (a loop over many outlines)."""
     if not cards:
         return False
     x, y, w, h = cv2.boundingRect(contour)
     centre = (x + w / 2.0, y + h / 2.0)
     area = cv2.contourArea(contour)
-    for quad in cards:
-        poly = quad.astype(np.float32).reshape(-1, 1, 2)
-        if cv2.pointPolygonTest(poly, centre, False) >= 0 and area <= max_ratio * cv2.contourArea(poly):
+    for poly, poly_area in polygons if polygons is not None else map(_polygon, cards):
+        if cv2.pointPolygonTest(poly, centre, False) >= 0 and area <= max_ratio * poly_area:
             return True
     return False
+
+
+def _polygon(quad: FloatArray) -> tuple[Arr, float]:
+    """``quad`` as an OpenCV float32 polygon, and its area."""
+    poly = quad.astype(np.float32).reshape(-1, 1, 2)
+    return poly, float(cv2.contourArea(poly))
 
 
 def _split_cards(
@@ -422,9 +432,10 @@ def _split_cards(
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area = p.min_card_area * area
     corners: list[Corner] = []
+    polygons = [_polygon(q) for q in lone]
     for name in ("union", "split"):
         for c in outlines[name]:
-            if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15):
+            if cv2.contourArea(c) >= p.min_part_area * min_area and not _explained(c, lone, 1.15, polygons):
                 corners.extend(corners_of(np.round(_dense(c)).astype(np.int32).reshape(-1, 1, 2), p))
     if not corners:
         return list(lone)  # every cluster of card pixels is explained by lone cards
@@ -462,11 +473,15 @@ def _split_cards(
     return chosen
 
 
-def find_cards(image: Image, params: FindParams, work: Work | None = None) -> list[FoundCard]:
+def find_cards(
+    image: Image, params: FindParams, work: Work | None = None, scores: bool = True
+) -> list[FoundCard]:
     """Find every card in a BGR (or grey) uint8 frame.
 
     ``work`` is the frame's work image (``make_work(image, params)``) when the caller
-    made it already (to look at it again afterwards), else it is made here.
+    made it already (to look at it again afterwards), else it is made here.  With
+    ``scores`` false every card's ``score`` is 0.0: the outline's visibility is measured only
+    where a decision needs it (the cards found are the same).
 
     Returns the cards found, each with canonically ordered corners in frame
     pixels and its ``top`` flag; an empty list when there is no card.  The image
@@ -497,19 +512,17 @@ def find_cards(image: Image, params: FindParams, work: Work | None = None) -> li
         lone = _dedupe(lone + _lone_cards(work, outlines, params, (("faint", True),), faint.edges), params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     quads = _split_cards(work, outlines, lone, params)
-    shows = [shown(q) for q in quads]
-    if faint is not None and not lone and all((s or 0.0) < params.line_below for s in shows):
+    if faint is not None and not lone and all((shown(q) or 0.0) < params.line_below for q in quads):
         lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
-        kept = [not any(_overlap(q, card) for card in lined) for q in quads]
-        quads = lined + [q for q, k in zip(quads, kept, strict=True) if k]
-        shows = [shown(q) for q in lined] + [s for s, k in zip(shows, kept, strict=True) if k]
-    quads, shows = _of_one_size(quads, shows, params)
+        quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
+    quads = _of_one_size(quads, shown, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []
-    for quad, top, show in zip(quads, tops, shows, strict=True):
+    for quad, top in zip(quads, tops, strict=True):
         frame_quad = _refine_in_frame(quad / work.scale, image, radius, params)
+        show = shown(quad) if scores else None
         score = 0.0 if show is None else show
         found.append(FoundCard(corners=as_quad(order_corners(frame_quad)), top=top, score=score))
     log.debug("found %d cards (%d lone)", len(found), len(lone))

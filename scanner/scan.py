@@ -149,7 +149,7 @@ class Scanner:
         frame = check_frame(image)
         start = time.perf_counter()
         work = make_work(frame, self.params.find)
-        found = find_cards(frame, self.params.find, work)
+        found = find_cards(frame, self.params.find, work, scores=False)  # a detection has no score
         read = [self._detect(frame, card) for card in found]
         detections = [detection for detection, _ in read]
         if self.templates is not None:

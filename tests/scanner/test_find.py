@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from scanner.find import FoundCard, find_cards, order_corners, warp_card
+from scanner.find import FoundCard, _of_one_size, find_cards, order_corners, warp_card
 from scanner.find_split import _outline_fraction, corners_of, whole_card_size
 from scanner.find_work import make_work
 from scanner.params import FindParams, ScannerParams
@@ -282,3 +282,37 @@ def test_outline_evidence_of_no_hypotheses_is_empty_not_an_error() -> None:
     one = np.array([[[5.0, 5.0], [30.0, 5.0], [30.0, 35.0], [5.0, 35.0]]])
     edges[5, :] = 255
     assert _outline_fraction(one, edges)[0] > 0.2
+
+
+def test_cards_found_without_scores_are_the_cards_found_with_them() -> None:
+    """Skipping the outline measure of the scores (``scores=False``, as the scan does) finds the
+    same cards, corners and top flags; the scores themselves are measured only when asked."""
+    img = table((40, 100, 30))
+    quads = [card_quad(200 + 220 * i, 300 + 40 * (i % 2), 140, 30 * i) for i in range(4)]
+    for q in quads:
+        draw_card(img, q)
+    work = make_work(img, PARAMS)
+    scored = find_cards(img, PARAMS, work)
+    plain = find_cards(img, PARAMS, work, scores=False)
+    assert [(f.corners, f.top) for f in plain] == [(f.corners, f.top) for f in scored]
+    assert all(f.score > 0.5 for f in scored)
+    assert all(f.score == 0.0 for f in plain)
+
+
+def test_a_quad_much_smaller_than_the_card_that_shows_best_is_dropped() -> None:
+    """``_of_one_size`` asks how well an outline shows only when one quad is much smaller than
+    the largest; then the smaller quad goes."""
+    big = card_quad(300, 300, 150, 0)
+    small = card_quad(800, 300, 60, 0)
+    asked: list[int] = []
+
+    def shown(quad: Quad) -> float:
+        asked.append(id(quad))
+        return 0.9 if quad is big else 0.5
+
+    assert _of_one_size([big, small], shown, PARAMS) == [big]
+    assert len(asked) == 2
+    asked.clear()
+    alike = card_quad(800, 300, 140, 0)
+    assert _of_one_size([big, alike], shown, PARAMS) == [big, alike]
+    assert asked == []

@@ -146,7 +146,7 @@ def test_failure_inside_the_pipeline_is_reported_not_raised(
 ) -> None:
     import scanner.scan as scan_module
 
-    def broken(image: Frame, params: FindParams, work: object = None) -> list[object]:
+    def broken(image: Frame, params: FindParams, work: object = None, scores: bool = True) -> list[object]:
         raise cv2.error("simulated failure")
 
     monkeypatch.setattr(scan_module, "find_cards", broken)
