@@ -12,7 +12,9 @@ the upper card, so a card whose index was read inside another card's outline
 lies over that card (unless each was read inside the other), and of two named
 cards the one whose face print shows where they overlap lies over the other
 (``scanner.find_top_print``); the sides, the weakest sign, never overrule a
-chain of those (A over B over C: C does not lie over A).  A top card that was
+chain of those (A over B over C: C does not lie over A), and an outline not
+identified that is clearly smaller than the named cards (print, or a part of a
+card outlined alone) lies over none of them.  A top card that was
 not identified often has an outline that takes in the cards peeking out under
 it, so its outline is fitted again to the strongest outline of a card's size
 nearby (``refit_outline``) before it is read once more.
@@ -183,6 +185,23 @@ def index_over(
     return over
 
 
+def _smaller_than_named(quads: list[FloatArray], named: list[bool], p: FindParams) -> Arr:
+    """Per outline, whether it is not identified and clearly smaller than the named cards (a
+    side below ``top_small`` of theirs, the median short and long side of the named cards'
+    outlines): an outline of print or of a part of a card, which lies over no named card."""
+    sizes = [side_lengths(q) for q, n in zip(quads, named, strict=True) if n]
+    out = np.zeros(len(quads), bool)
+    if not sizes:
+        return out
+    short = float(np.median([s for s, _ in sizes]))
+    long_ = float(np.median([s for _, s in sizes]))
+    for k, (quad, n) in enumerate(zip(quads, named, strict=True)):
+        if not n:
+            s, lo = side_lengths(quad)
+            out[k] = s < p.top_small * short or lo < p.top_small * long_
+    return out
+
+
 def _chains(over: Arr) -> Arr:
     """The transitive closure of ``over`` (``over[i, j]``: ``i`` lies over ``j``)."""
     reach = over.copy()
@@ -220,6 +239,8 @@ def top_flags(
     # (i over k over ... over j, and the sides say j over i) is dropped
     chained = _chains(strong)
     above = (sides & ~chained.T) | strong
+    small = _smaller_than_named(quads, named, p)
+    above[np.ix_(small, np.asarray(named, bool))] = False
     flags: list[bool] = []
     for i in range(len(quads)):
         if above[:, i].any():

@@ -112,6 +112,8 @@ class FindParams:
         top_min_samples: fewest side points that make a comparison.
         top_min_gradient: Sobel gradient across a side that shows it as an edge.
         top_alignment: ... and the share of the gradient that must point across the side.
+        top_small: an outline not identified with a side below this fraction of the named cards'
+            (median short and long side) lies over no named card: print or a part of a card;
         top_print_margin: of two overlapping named cards, the one whose template face agrees with
             the frame where they overlap better by this much (normalised correlation) lies over
             the other (``scanner.find_top_print``; above 2 it never decides);
@@ -261,6 +263,7 @@ class FindParams:
     top_min_gradient: float = 24.0
     top_alignment: float = 0.85
     top_index_share: float = 0.5
+    top_small: float = 0.75
     top_print_margin: float = 0.15
     top_print_min_score: float = 0.2
     top_print_min_overlap: float = 0.05
@@ -434,6 +437,7 @@ class FindParams:
         _check("find.top_min_samples", self.top_min_samples, 1, 10000)
         _check("find.top_min_gradient", self.top_min_gradient, 0.0, 10000.0)
         _check("find.top_alignment", self.top_alignment, 0.0, 1.0)
+        _check("find.top_small", self.top_small, 0.0, 1.0)
         _check("find.top_print_margin", self.top_print_margin, 0.0, 10.0)
         _check("find.top_print_min_score", self.top_print_min_score, -1.0, 1.0)
         _check("find.top_print_min_overlap", self.top_print_min_overlap, 0.0, 1.0)

@@ -13,7 +13,7 @@ from scanner.find_work import Work, make_work
 from scanner.params import FindParams
 from scanner.templates import Templates
 from scorer.cards import Card, DeckKind, parse_card
-from tests.scanner.test_find import card_quad, table
+from tests.scanner.test_find import card_quad, draw_card, table
 
 PARAMS = FindParams()
 DECK = DeckKind.OCTOPLUS
@@ -96,3 +96,22 @@ def test_two_cards_each_read_inside_the_other_are_not_ordered_by_the_index() -> 
     second = np.roll(card_quad(560, 300, 180, 0), 2, axis=0) * work.scale
     assert index_over([first, second], [True, True], PARAMS).all(where=~np.eye(2, dtype=bool))
     assert top_flags([first, second], [True, True], [True, True], [True, True], work, PARAMS) == [True, True]
+
+
+@pytest.mark.parametrize("small", [0.0, PARAMS.top_small])
+def test_an_outline_much_smaller_than_the_named_cards_lies_over_none_of_them(small: float) -> None:
+    # a patch of paper half a card's size over a named card's side (print, or a part of a card
+    # outlined alone): its sides show across the card, yet it does not take the card's mark
+    img = table((40, 100, 30))
+    card = card_quad(600, 360, 180, 0)
+    patch = card_quad(690, 360, 90, 0)
+    draw_card(img, card, outline=120)
+    pts = np.round(patch).astype(np.int32)
+    cv2.fillConvexPoly(img, pts, (235, 235, 235))
+    cv2.polylines(img, [pts], True, (120, 120, 120), 1, cv2.LINE_AA)
+    p = FindParams(top_small=small)
+    work = make_work(img, p)
+    quads = [card * work.scale, patch * work.scale]
+    assert order_above(quads, work, p)[1, 0]
+    flags = top_flags(quads, [True, False], [True, True], [True, True], work, p)
+    assert flags == ([True, True] if small else [False, True])
