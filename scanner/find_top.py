@@ -218,6 +218,7 @@ def top_flags(
     work: Work,
     p: FindParams,
     printed: Arr | None = None,
+    pairs: list[tuple[int, int]] | None = None,
 ) -> list[bool]:
     """For each card (``quads`` in work pixels, TL TR BR BL as read), whether it lies on top.
 
@@ -228,9 +229,11 @@ def top_flags(
     still, ``index_over`` says otherwise.  A card
     that another lies over is not on top; otherwise a named card found whole is on top; a card
     named from a corner is on top when it lies over another card or was marked (read at both
-    its index corners); a card not identified keeps its mark.
+    its index corners); a card not identified keeps its mark.  ``pairs``: ``overlapping``'s
+    answer, when already known.
     """
-    pairs = overlapping(quads, p)
+    if pairs is None:
+        pairs = overlapping(quads, p)
     sides = order_above(quads, work, p, pairs)
     by_index = index_over(quads, named, p, pairs)
     by_index &= ~by_index.T  # each read inside the other: the index boxes do not tell

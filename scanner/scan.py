@@ -108,10 +108,10 @@ def _retop(
     the ``templates``) by the print where two named cards overlap (``scanner.find_top_print``).
     """
     quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
-    cards = [d.card for d in detections]
+    pairs = overlapping(quads, p)
     printed = None
     if templates is not None:
-        printed = print_over(quads, cards, templates, work, p, overlapping(quads, p))
+        printed = print_over(quads, [d.card for d in detections], templates, work, p, pairs)
     flags = top_flags(
         quads,
         [d.card is not None for d in detections],
@@ -120,6 +120,7 @@ def _retop(
         work,
         p,
         printed,
+        pairs,
     )
     return [d if t == d.top else replace(d, top=t) for d, t in zip(detections, flags, strict=True)]
 
