@@ -7,12 +7,17 @@ only A's face print (pips, lines at any angle) crosses where they run.  A side
 the side) is strong enough and points across the side.  Of two overlapping
 cards, the one whose sides show clearly less inside the other is not on top.
 
-Once the cards are named, two more cues decide (``top_flags``): print shows only
-on the upper card, so a card whose index was read inside another card's outline
-lies over that card; and a top card that was not identified often has an outline
-that takes in the cards peeking out under it, so its outline is fitted again to
-the strongest outline of a card's size nearby (``refit_outline``) before it is
-read once more.
+Once the cards are named, more cues decide (``top_flags``): print shows only on
+the upper card, so a card whose index was read inside another card's outline
+lies over that card (unless each was read inside the other), and of two named
+cards the one whose face print shows where they overlap lies over the other
+(``scanner.find_top_print``); the sides, the weakest sign, never overrule a
+chain of those (A over B over C: C does not lie over A), and an outline not
+identified that is clearly smaller than the named cards (print, or a part of a
+card outlined alone) lies over none of them.  A top card that was
+not identified often has an outline that takes in the cards peeking out under
+it, so its outline is fitted again to the strongest outline of a card's size
+nearby (``refit_outline``) before it is read once more.
 """
 
 from __future__ import annotations
@@ -180,6 +185,31 @@ def index_over(
     return over
 
 
+def _smaller_than_named(quads: list[FloatArray], named: list[bool], p: FindParams) -> Arr:
+    """Per outline, whether it is not identified and clearly smaller than the named cards (a
+    side below ``top_small`` of theirs, the median short and long side of the named cards'
+    outlines): an outline of print or of a part of a card, which lies over no named card."""
+    sizes = [side_lengths(q) for q, n in zip(quads, named, strict=True) if n]
+    out = np.zeros(len(quads), bool)
+    if not sizes:
+        return out
+    short = float(np.median([s for s, _ in sizes]))
+    long_ = float(np.median([s for _, s in sizes]))
+    for k, (quad, n) in enumerate(zip(quads, named, strict=True)):
+        if not n:
+            s, lo = side_lengths(quad)
+            out[k] = s < p.top_small * short or lo < p.top_small * long_
+    return out
+
+
+def _chains(over: Arr) -> Arr:
+    """The transitive closure of ``over`` (``over[i, j]``: ``i`` lies over ``j``)."""
+    reach = over.copy()
+    for k in range(len(reach)):
+        reach |= reach[:, k : k + 1] & reach[k : k + 1, :]
+    return reach
+
+
 def top_flags(
     quads: list[FloatArray],
     named: list[bool],
@@ -187,20 +217,33 @@ def top_flags(
     marked: list[bool],
     work: Work,
     p: FindParams,
+    printed: Arr | None = None,
+    pairs: list[tuple[int, int]] | None = None,
 ) -> list[bool]:
     """For each card (``quads`` in work pixels, TL TR BR BL as read), whether it lies on top.
 
     ``named``: the card was identified; ``whole``: its whole outline was found (not only a corner
     it was named from); ``marked``: it was marked ``top`` before.  Which of two overlapping cards
-    lies over the other is ``order_above``'s answer unless ``index_over`` says otherwise.  A card
+    lies over the other is ``order_above``'s answer unless ``printed`` (``printed[i, j]``: the
+    print where they overlap is ``i``'s, ``scanner.find_top_print.print_over``) or, stronger
+    still, ``index_over`` says otherwise.  A card
     that another lies over is not on top; otherwise a named card found whole is on top; a card
     named from a corner is on top when it lies over another card or was marked (read at both
-    its index corners); a card not identified keeps its mark.
+    its index corners); a card not identified keeps its mark.  ``pairs``: ``overlapping``'s
+    answer, when already known.
     """
-    pairs = overlapping(quads, p)
-    above = order_above(quads, work, p, pairs)
+    if pairs is None:
+        pairs = overlapping(quads, p)
+    sides = order_above(quads, work, p, pairs)
     by_index = index_over(quads, named, p, pairs)
-    above = (above & ~by_index.T) | by_index
+    by_index &= ~by_index.T  # each read inside the other: the index boxes do not tell
+    strong = by_index if printed is None else (printed & ~by_index.T) | by_index
+    # the sides are the weakest sign: one that runs against a chain of index or print signs
+    # (i over k over ... over j, and the sides say j over i) is dropped
+    chained = _chains(strong)
+    above = (sides & ~chained.T) | strong
+    small = _smaller_than_named(quads, named, p)
+    above[np.ix_(small, np.asarray(named, bool))] = False
     flags: list[bool] = []
     for i in range(len(quads)):
         if above[:, i].any():

@@ -112,6 +112,20 @@ class FindParams:
         top_min_samples: fewest side points that make a comparison.
         top_min_gradient: Sobel gradient across a side that shows it as an edge.
         top_alignment: ... and the share of the gradient that must point across the side.
+        top_small: an outline not identified with a side below this fraction of the named cards'
+            (median short and long side) lies over no named card: print or a part of a card;
+        top_print_margin: of two overlapping named cards, the one whose template face agrees with
+            the frame where they overlap better by this much (normalised correlation) lies over
+            the other (``scanner.find_top_print``; above 2 it never decides);
+        top_print_min_score: ... and agrees at least this well;
+        top_print_min_overlap: ... compared only where they overlap by this fraction of the
+            smaller card;
+        top_print_inset: ... the overlap taken this fraction of the smaller short side in from
+            its outline;
+        top_print_min_spread: ... and only where a face laid there has print: a standard
+            deviation of at least this many grey levels;
+        top_print_shading: ... both compared less their shading, a blur over this fraction of
+            the short side.
         top_index_share: a named card lies over another card when at least this share of its read
             index box's corners lie inside that card's outline (print shows only on the upper card).
         top_refit_turn: a card not identified (top cards first) is fitted again to the strongest card-size
@@ -249,6 +263,13 @@ class FindParams:
     top_min_gradient: float = 24.0
     top_alignment: float = 0.85
     top_index_share: float = 0.5
+    top_small: float = 0.75
+    top_print_margin: float = 0.15
+    top_print_min_score: float = 0.2
+    top_print_min_overlap: float = 0.05
+    top_print_inset: float = 0.05
+    top_print_min_spread: float = 10.0
+    top_print_shading: float = 0.15
     top_refit_turn: float = 6.0
     top_refit_turn_step: float = 2.0
     top_refit_sizes: tuple[float, float] = (0.72, 1.02)
@@ -416,6 +437,13 @@ class FindParams:
         _check("find.top_min_samples", self.top_min_samples, 1, 10000)
         _check("find.top_min_gradient", self.top_min_gradient, 0.0, 10000.0)
         _check("find.top_alignment", self.top_alignment, 0.0, 1.0)
+        _check("find.top_small", self.top_small, 0.0, 1.0)
+        _check("find.top_print_margin", self.top_print_margin, 0.0, 10.0)
+        _check("find.top_print_min_score", self.top_print_min_score, -1.0, 1.0)
+        _check("find.top_print_min_overlap", self.top_print_min_overlap, 0.0, 1.0)
+        _check("find.top_print_inset", self.top_print_inset, 0.0, 0.5)
+        _check("find.top_print_min_spread", self.top_print_min_spread, 0.0, 255.0)
+        _check("find.top_print_shading", self.top_print_shading, 0.0, 10.0)
         _check("find.top_index_share", self.top_index_share, 0.0, 1.0)
         _check("find.top_refit_turn", self.top_refit_turn, 0.0, 45.0)
         _check("find.top_refit_turn_step", self.top_refit_turn_step, 0.1, 45.0)

@@ -21,7 +21,8 @@ import numpy as np
 
 from scanner.find import FoundCard, find_cards, other_way
 from scanner.find_geometry import as_quad, order_corners, side_lengths
-from scanner.find_top import outline_distance, refit_outline, top_flags
+from scanner.find_top import outline_distance, overlapping, refit_outline, top_flags
+from scanner.find_top_print import print_over
 from scanner.find_work import Work, make_work
 from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
@@ -94,12 +95,23 @@ def _turned(corners: Quad) -> Quad:
     return (corners[2], corners[3], corners[0], corners[1])
 
 
-def _retop(detections: list[Detection], whole: set[int], work: Work, p: FindParams) -> list[Detection]:
+def _retop(
+    detections: list[Detection],
+    whole: set[int],
+    work: Work,
+    p: FindParams,
+    templates: Templates | None = None,
+) -> list[Detection]:
     """``detections`` with ``top`` worked out again over all of them, once the covered cards named
     from a corner have joined the cards found (``whole`` holds the ``id`` of the cards whose whole
-    outline was found): ``scanner.find_top.top_flags`` on their final outlines.
+    outline was found): ``scanner.find_top.top_flags`` on their final outlines, told also (given
+    the ``templates``) by the print where two named cards overlap (``scanner.find_top_print``).
     """
     quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
+    pairs = overlapping(quads, p)
+    printed = None
+    if templates is not None:
+        printed = print_over(quads, [d.card for d in detections], templates, work, p, pairs)
     flags = top_flags(
         quads,
         [d.card is not None for d in detections],
@@ -107,6 +119,8 @@ def _retop(detections: list[Detection], whole: set[int], work: Work, p: FindPara
         [d.top for d in detections],
         work,
         p,
+        printed,
+        pairs,
     )
     return [d if t == d.top else replace(d, top=t) for d, t in zip(detections, flags, strict=True)]
 
@@ -159,7 +173,7 @@ class Scanner:
             covered = self._refit_unnamed(frame, work, covered, whole)
             covered, twins = merge_twins(covered, self.params.find)
             whole |= twins
-            detections = _retop(covered, whole, work, self.params.find)
+            detections = _retop(covered, whole, work, self.params.find, self.templates)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]

@@ -160,6 +160,13 @@ def test_the_top_card_of_a_fixture_pile_is_named_and_marked_alone() -> None:
         ("top_refit_moved", 3.0),
         ("top_refit_reach", 0.01),
         ("top_refit_max", 1.5),
+        ("top_small", 1.5),
+        ("top_print_margin", -0.1),
+        ("top_print_min_score", 1.5),
+        ("top_print_min_overlap", 1.5),
+        ("top_print_inset", 0.6),
+        ("top_print_min_spread", -1.0),
+        ("top_print_shading", -0.1),
     ],
 )
 def test_bad_top_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
