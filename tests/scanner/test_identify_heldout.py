@@ -58,8 +58,16 @@ BASE = ScannerParams()
         (6262, 82, replace(BASE, identify=replace(BASE.identify, face_twin_margin=0.0))),
         # an Octoplus 3 whose centre reads 2 by 0.022 while its corner index reads 3 by 0.027
         (5151, 27, replace(BASE, identify=replace(BASE.identify, centre_doubt_margin=0.0))),
-        # a covered 3C whose lone index corner read 3S at sizes 10% apart
-        (4242, 6, replace(BASE, identify=replace(BASE.identify, lone_corner_scales=(0.9, 1.0, 1.1)))),
+        # a covered 3C whose lone index corner read 3S at sizes 10% apart (with no look at the suits)
+        (
+            4242,
+            6,
+            replace(
+                BASE,
+                identify=replace(BASE.identify, lone_corner_scales=(0.9, 1.0, 1.1)),
+                covered=replace(BASE.covered, twin_band=0.0),
+            ),
+        ),
     ],
 )
 def test_a_held_out_card_once_named_wrongly_is_left_open(
@@ -69,6 +77,17 @@ def test_a_held_out_card_once_named_wrongly_is_left_open(
     guarded = wrong_names(image, scene, before)
     assert guarded, "the case no longer shows the mistake it guards"
     assert not set(guarded) & set(wrong_names(image, scene, BASE))
+
+
+def test_the_look_at_the_suits_alone_leaves_the_covered_3c_open() -> None:
+    # the covered 3C above read at the old lone-corner sizes: with the twin-suit look
+    # (``CoveredParams.twin_band``) it is not named 3S either
+    image, scene = held_out_scene(4242, 6)
+    old_sizes = replace(BASE, identify=replace(BASE.identify, lone_corner_scales=(0.9, 1.0, 1.1)))
+    unlooked = replace(old_sizes, covered=replace(old_sizes.covered, twin_band=0.0))
+    guarded = wrong_names(image, scene, unlooked)
+    assert guarded
+    assert not set(guarded) & set(wrong_names(image, scene, old_sizes))
 
 
 @pytest.mark.parametrize(
