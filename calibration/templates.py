@@ -120,6 +120,10 @@ class LearnParams:
             raise ValueError(f"LearnParams.min_peer_part must be in [-1, 1], got {self.min_peer_part!r}")
         if not 0.0 <= self.min_contrast <= 255.0:
             raise ValueError(f"LearnParams.min_contrast must be in [0, 255], got {self.min_contrast!r}")
+        if not isinstance(self.lenient_outlines, bool):
+            raise ValueError(
+                f"LearnParams.lenient_outlines must be True or False, got {self.lenient_outlines!r}"
+            )
 
 
 @dataclass(frozen=True)

@@ -289,6 +289,8 @@ def test_learning_parameters_are_validated() -> None:
         LearnParams(min_likeness=1.5)
     with pytest.raises(ValueError, match="min_contrast"):
         LearnParams(min_contrast=-1.0)
+    with pytest.raises(ValueError, match="lenient_outlines"):
+        LearnParams(lenient_outlines=1)  # type: ignore[arg-type]
 
 
 def test_calibrate_templates_command_writes_a_folder_scan_can_use(

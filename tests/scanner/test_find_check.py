@@ -90,7 +90,16 @@ def test_a_mirrored_camera_gets_its_cut_out_cards_flipped_back() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("border_inset", (0.1, 0.05)), ("mirrored", 1), ("faint_canny_low", 50.0), ("support_points", 2.5)],
+    [
+        ("border_inset", (0.1, 0.05)),
+        ("mirrored", 1),
+        ("faint_canny_low", 50.0),
+        ("support_points", 2.5),
+        ("slanted", 1),
+        ("recut", "yes"),
+        ("slant_max_corner", 95.0),
+        ("slant_min_support", 1.5),
+    ],
 )
 def test_bad_card_check_parameters_are_refused(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
