@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import csv
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -92,6 +92,11 @@ class LearnParams:
     candidates: int = 8
     """How many of the largest cards the finder outlines in a photo are tried: the one that
     shows a card face (``min_contrast``) and looks most like a card face of the deck is taken."""
+    lenient_outlines: bool = True
+    """Learning photos show one labelled card each, so the finder also takes the outlines it
+    refuses in a live frame: a card seen at a slant whose outline is nearly square
+    (``FindParams.slanted``) and a card the frame cuts off whose outline still simplified to a
+    quad (``FindParams.recut``).  The face checks below judge what is cut out."""
     min_peer_part: float = 0.5
     """Standard cards: least score of the suit symbol of a card's corner index against another
     learned card of its suit (or of its rank glyph against another of its rank) for the card to
@@ -115,6 +120,10 @@ class LearnParams:
             raise ValueError(f"LearnParams.min_peer_part must be in [-1, 1], got {self.min_peer_part!r}")
         if not 0.0 <= self.min_contrast <= 255.0:
             raise ValueError(f"LearnParams.min_contrast must be in [0, 255], got {self.min_contrast!r}")
+        if not isinstance(self.lenient_outlines, bool):
+            raise ValueError(
+                f"LearnParams.lenient_outlines must be True or False, got {self.lenient_outlines!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -192,26 +201,30 @@ def read_labels(labels_csv: str | Path, deck: DeckKind) -> list[tuple[Path, Card
     return rows
 
 
-def cut_outs(image: Image, params: ScannerParams, limit: int = 1) -> list[tuple[Image, float]]:
+def cut_outs(
+    image: Image, params: ScannerParams, limit: int = 1, lenient: bool = False
+) -> list[tuple[Image, float]]:
     """The ``limit`` largest cards of ``image`` (the largest first), each as a canonical card
     with the finder's score for it (a nearly square one both ways, ``scanner.find.other_way``);
-    empty when no card is found.
+    empty when no card is found.  ``lenient`` (``LearnParams.lenient_outlines``) also takes
+    slanted outlines and cards cut off by the frame that a live frame's finder refuses.
 
     A 200x280 BGR image is taken to be a canonical card already.
     """
     if image.shape == (CARD_HEIGHT, CARD_WIDTH, 3):
         return [(image, 1.0)]
-    found = find_cards(image, params.find)
+    find = replace(params.find, slanted=True, recut=True) if lenient else params.find
+    found = find_cards(image, find)
     if len(found) > 1:
         log.debug("%d cards found; the %d largest are tried", len(found), min(limit, len(found)))
     largest = sorted(found, key=lambda f: -cv2.contourArea(np.asarray(f.corners, dtype=np.float32)))
     out: list[tuple[Image, float]] = []
     for f in largest[:limit]:
-        out.append((warp_card(image, f.corners, params.find), float(f.score)))
-        other = other_way(f.corners, params.find)
+        out.append((warp_card(image, f.corners, find), float(f.score)))
+        other = other_way(f.corners, find)
         if other is not None:
             # a nearly square outline may be the card lying the other way: both are offered
-            out.append((warp_card(image, other, params.find), float(f.score)))
+            out.append((warp_card(image, other, find), float(f.score)))
     return out
 
 
@@ -360,7 +373,7 @@ def learn_templates(
             skipped.append((path, "cannot be read as an image"))
             log.warning("%s: cannot be read as an image; skipped", path)
             continue
-        found = cut_outs(np.asarray(image, dtype=np.uint8), p, lp.candidates)
+        found = cut_outs(np.asarray(image, dtype=np.uint8), p, lp.candidates, lp.lenient_outlines)
         if not found:
             skipped.append((path, "no card found"))
             log.warning("%s: no card found; skipped", path)

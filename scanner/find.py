@@ -14,7 +14,9 @@ its edges.  Then:
    edge); such a checked quad may be off the card's aspect by
    ``lone_aspect_tolerance`` (a slanted view).  A checked region that the
    frame's border cuts, and whose outline is therefore no quad, is completed
-   to the whole card from its sides in view (``scanner.find_cut``).
+   to the whole card from its sides in view (``scanner.find_cut``).  Learning from labelled
+   photos also takes slanted, nearly square outlines (``FindParams.slanted``) and completes
+   cut-off cards whose outline simplified to a failing quad (``FindParams.recut``).
 2. **Touching and overlapping cards** (piles, fans, hands, a hand over a card)
    are rebuilt from their visible corners (``scanner.find_split``).
 3. **Top card.**  Where two cards overlap, the upper card's outline shows across
@@ -37,7 +39,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.find_check import looks_like_card, overshoot
+from scanner.find_check import looks_like_card, overshoot, slanted_quad
 from scanner.find_cut import cut_cards
 from scanner.find_geometry import (
     Arr,
@@ -217,13 +219,19 @@ def _lone_cards(
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3, polygons):
                 continue
             quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
+            if quad is None and verify and p.slanted:
+                quad = slanted_quad(c, _dense(c), work, p)  # a card seen at a slant, nearly square
             if quad is None and verify and p.complete_cut:
                 # a card the frame cuts off: the whole card, if its part in view looks like one
                 quad = _cut_lone(c, work, p, faint)
             if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
                 continue
             if verify and not (_looks_like_card(quad, work, p) and looks_like_card(quad, work, p, faint)):
-                continue
+                # a card the frame cuts off whose outline still simplified to a quad (a cut
+                # corner lost in the simplification): the whole card, if its part in view is one
+                quad = _cut_lone(c, work, p, faint) if p.complete_cut and p.recut else None
+                if quad is None or not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
+                    continue
             if name != "split" and _several_cards(quad, work, p):
                 continue
             lone.append(quad)

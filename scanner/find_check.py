@@ -6,13 +6,18 @@ shows as an edge along most of its length, except where the frame cuts the card
 off.  A quad outlined by the print on a card's face (a pip, an index, a printed
 frame) fails the first test (its strip runs through print); a quad outlined by
 shadows, glare or table texture fails one of the two.
+
+A card seen at a slant may outline a nearly square quad (``slanted_quad``): it is
+taken only where ``FindParams.slanted`` asks (learning from labelled photos),
+with stricter checks.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from scanner.find_geometry import Arr, FloatArray
+from scanner.find_geometry import Arr, FloatArray, corner_angles, fit_sides, side_lengths
 from scanner.find_work import Work
 from scanner.params import FindParams
 
@@ -164,3 +169,44 @@ def looks_like_card(
     support = side_support(quad, work, p, faint, in_view)
     shown = support[~np.isnan(support)]
     return bool(len(shown) >= 2 and shown.min() >= p.min_side_support)
+
+
+def slanted_outline(quad: FloatArray, p: FindParams) -> bool:
+    """Whether a convex ``quad`` may be a card seen at a slant although no card quad
+    (``is_card_quad``): at most ``card_aspect`` (1 + ``lone_aspect_tolerance``) long for its
+    width, and skewed as only a slant makes a card's outline so square (its sharpest corner at
+    most ``slant_max_corner`` degrees, none sharper than ``slant_min_corner``); a square thing
+    seen from above (a key, a tile) has square corners."""
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    short, long = side_lengths(quad)
+    if short <= 0 or long / short > p.card_aspect * (1.0 + p.lone_aspect_tolerance):
+        return False
+    angles = corner_angles(quad)
+    return bool(
+        p.slant_min_corner <= angles.min() <= p.slant_max_corner
+        and angles.max() <= 180.0 - p.slant_min_corner
+    )
+
+
+def slanted_quad(contour: Arr, dense: FloatArray, work: Work, p: FindParams) -> FloatArray | None:
+    """The card seen at a slant that a region outline ``contour`` (``dense``: its every pixel)
+    outlines, when its simplified hull is a ``slanted_outline`` it fills (``slant_min_fill``) and
+    it passes the stricter checks of such outlines: the paper border strip, and all four sides
+    in view, each showing as a strong edge along ``slant_min_support`` of it; else ``None``."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.5, 1.0, 1.5):  # as fine as gives four corners (as a lone card's)
+        approx = cv2.approxPolyDP(hull, eps * p.poly_epsilon * perimeter, True)
+        if len(approx) <= 4:
+            break
+    if len(approx) != 4 or cv2.contourArea(contour) < p.slant_min_fill * cv2.contourArea(approx):
+        return None
+    quad = approx.reshape(4, 2).astype(np.float64)
+    if not slanted_outline(quad, p):
+        return None
+    quad = fit_sides(dense, quad)
+    if not slanted_outline(quad, p) or paper_border(quad, work, p) < p.min_paper:
+        return None
+    support = side_support(quad, work, p)
+    return quad if not np.isnan(support).any() and support.min() >= p.slant_min_support else None

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner.find_check import slanted_outline
 from scanner.find_geometry import Arr, FloatArray, fit_line, intersect, is_card_quad, order_corners
 from scanner.params import FindParams
 
@@ -201,7 +202,9 @@ def _from_polygon(
             return None
         second = [second[0], extended]
     quad = _corners(first, second)
-    if quad is None or not is_card_quad(quad, p, p.lone_aspect_tolerance):
+    if quad is None or not (
+        is_card_quad(quad, p, p.lone_aspect_tolerance) or (p.slanted and slanted_outline(quad, p))
+    ):
         return None
     seen = _clip(quad, w, h)
     if len(seen) < 3:

@@ -197,6 +197,17 @@ class FindParams:
         cut_min_side: of such a region's outline, the edges at least this fraction of its longest
             edge off the border are the card's sides in view ...
         cut_square: ... and they run along or square to one another within this angle (degrees).
+        recut: a checked region at the frame's border whose outline simplified to a quad that fails
+            the card checks (a corner the frame cuts off lost in the simplification) is completed
+            from its sides in view too.  Off for live frames (it named a card of another deck
+            wrongly in a real scene); learning from labelled photos turns it on.
+        slanted: a checked outline nearer square than ``lone_aspect_tolerance`` allows is a card
+            seen at a slant when it is skewed (its sharpest corner at most ``slant_max_corner``
+            degrees, every corner within ``slant_min_corner`` of a straight line's half turn),
+            fills its quad (``slant_min_fill``), has a paper border strip and all four sides show
+            as strong edges along ``slant_min_support`` of them.  Off for live frames (a camera
+            looking down sees no such slant; a small slanted card's index reads too coarsely to
+            name it safely); learning from labelled photos turns it on.
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -313,8 +324,14 @@ class FindParams:
     square_aspect: float = 1.2
     mirrored: bool = False
     complete_cut: bool = True
+    recut: bool = False
     cut_min_side: float = 0.3
     cut_square: float = 15.0
+    slanted: bool = False
+    slant_max_corner: float = 76.0
+    slant_min_corner: float = 55.0
+    slant_min_fill: float = 0.95
+    slant_min_support: float = 0.9
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
 
@@ -501,6 +518,10 @@ class FindParams:
         _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
         _check("find.cut_min_side", self.cut_min_side, 0.0, 1.0)
         _check("find.cut_square", self.cut_square, 0.0, 45.0)
+        _check("find.slant_max_corner", self.slant_max_corner, 0.0, 90.0)
+        _check("find.slant_min_corner", self.slant_min_corner, 0.0, 90.0)
+        _check("find.slant_min_fill", self.slant_min_fill, 0.0, 1.0)
+        _check("find.slant_min_support", self.slant_min_support, 0.0, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         if not isinstance(self.faint_at_border, bool):
@@ -508,6 +529,8 @@ class FindParams:
         if not isinstance(self.mirrored, bool):
             raise ValueError(f"find.mirrored must be True or False, got {self.mirrored!r}")
         _check_bool("find.complete_cut", self.complete_cut)
+        _check_bool("find.recut", self.recut)
+        _check_bool("find.slanted", self.slanted)
 
 
 @dataclass(frozen=True)

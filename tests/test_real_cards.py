@@ -43,14 +43,16 @@ def test_the_split_learns_from_half_the_single_card_photos() -> None:
 def test_phone_photos_of_one_card_floor(figures: dict[str, Any]) -> None:
     phone = figures["kinds"]["single_phone_table"]
     assert phone["photos"] == 32
-    assert phone["right_pct"] >= 60.0, phone
+    assert phone["right_pct"] >= 65.0, phone
     assert phone["wrong"] == 0, phone  # a card not named is better than a wrong name
 
 
 def test_most_phone_learning_photos_give_a_template(figures: dict[str, Any]) -> None:
     phone = figures["learning"]["single_phone_table"]
     assert phone["photos"] == 32
-    assert phone["kept"] >= 22, phone
+    assert phone["kept"] >= 25, phone
+    # a card seen at a slant or cut off by the frame is still cut out for learning
+    assert phone["no_card"] <= 1, phone
 
 
 def test_cards_without_a_learning_photo_are_composed_and_read(figures: dict[str, Any]) -> None:

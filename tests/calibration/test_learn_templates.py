@@ -213,6 +213,31 @@ def test_a_card_is_cut_out_of_a_table_photo(tmp_path: Path) -> None:
     assert identify(face(card), learned, PARAMS.identify).confidence > 0.7
 
 
+def test_a_card_photographed_at_a_slant_is_learned_from_its_nearly_square_outline(tmp_path: Path) -> None:
+    rng = np.random.default_rng(11)
+    card = StdCard.parse("7D")
+    photo = np.full((600, 800, 3), (40, 70, 30), np.uint8)
+    h, w = CARD_HEIGHT, CARD_WIDTH
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    # the card squashed to 0.55 along a direction 30 degrees off its sides: a skewed outline
+    # about as wide as long (corners of 61 and 119 degrees), no card quad
+    turn = np.radians(-30.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    corners = (src - src.mean(axis=0)) * 1.1 @ (rot @ np.diag([1.0, 0.55]) @ rot.T).T + [400, 300]
+    to_photo = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
+    warped = cv2.warpPerspective(face(card), to_photo, (800, 600))
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), to_photo, (800, 600))
+    photo[mask > 0] = warped[mask > 0]
+    photo = np.clip(photo + rng.normal(0, 3, photo.shape), 0, 255).astype(np.uint8)
+    labels = write_set(tmp_path, [("7D", photo)])
+    report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "out")
+    assert identify(face(card), Templates.load(report.folder), PARAMS.identify).card == card
+    # the finder of live frames refuses such an outline: without lenient outlines no card is found
+    strict = LearnParams(lenient_outlines=False)
+    with pytest.raises(TemplateError):
+        learn_templates(labels, DeckKind.OKTRIS, tmp_path / "strict", learn=strict)
+
+
 def test_of_several_outlines_the_one_showing_a_card_face_is_learned(tmp_path: Path) -> None:
     rng = np.random.default_rng(12)
     card = StdCard.parse("7D")
@@ -264,6 +289,8 @@ def test_learning_parameters_are_validated() -> None:
         LearnParams(min_likeness=1.5)
     with pytest.raises(ValueError, match="min_contrast"):
         LearnParams(min_contrast=-1.0)
+    with pytest.raises(ValueError, match="lenient_outlines"):
+        LearnParams(lenient_outlines=1)  # type: ignore[arg-type]
 
 
 def test_calibrate_templates_command_writes_a_folder_scan_can_use(

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from scanner.find import find_cards, warp_card
-from scanner.find_check import cut_sides, looks_like_card, paper_border, side_support
+from scanner.find_check import cut_sides, looks_like_card, paper_border, side_support, slanted_outline
+from scanner.find_geometry import is_card_quad
 from scanner.find_work import make_work
 from scanner.params import FindParams
 from tests.scanner.test_find import best_match, card_quad, draw_card, table
@@ -89,7 +90,16 @@ def test_a_mirrored_camera_gets_its_cut_out_cards_flipped_back() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("border_inset", (0.1, 0.05)), ("mirrored", 1), ("faint_canny_low", 50.0), ("support_points", 2.5)],
+    [
+        ("border_inset", (0.1, 0.05)),
+        ("mirrored", 1),
+        ("faint_canny_low", 50.0),
+        ("support_points", 2.5),
+        ("slanted", 1),
+        ("recut", "yes"),
+        ("slant_max_corner", 95.0),
+        ("slant_min_support", 1.5),
+    ],
 )
 def test_bad_card_check_parameters_are_refused(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
@@ -126,3 +136,35 @@ def test_a_card_with_a_broken_outline_is_bounded_by_lines_even_cut_by_the_frame(
 def test_a_card_mostly_cut_off_by_the_frame_is_not_reported() -> None:
     img, _quad = _broken_outline(760)
     assert find_cards(img, PARAMS) == []
+
+
+def _seen_at_a_slant(squash: float, turn_deg: float) -> np.ndarray:
+    """A card's corners as a camera at a slant sees them: squashed to ``squash`` along a direction
+    ``turn_deg`` off its sides (a nearly square, skewed outline), centred in a 1280x720 frame."""
+    a = math.radians(turn_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    squashing = rot @ np.diag([1.0, squash]) @ rot.T
+    return np.asarray(card_quad(0, 0, 260, 0) @ squashing.T + [640.0, 360.0], dtype=np.float64)
+
+
+def test_a_skewed_nearly_square_outline_is_a_slanted_card_and_a_square_one_is_not() -> None:
+    slanted = _seen_at_a_slant(0.55, -30.0)
+    assert not is_card_quad(slanted, PARAMS, PARAMS.lone_aspect_tolerance)
+    assert slanted_outline(slanted, PARAMS)
+    square = np.array([[500.0, 220.0], [780.0, 220.0], [780.0, 500.0], [500.0, 500.0]])
+    assert not slanted_outline(square, PARAMS)  # a tile or a key seen from above
+    assert not slanted_outline(card_quad(640, 360, 200, 10) * [1.0, 1.6], PARAMS)  # too long
+
+
+def test_a_card_seen_at_a_slant_is_found_only_where_slanted_outlines_are_asked_for() -> None:
+    img = table((40, 60, 110))
+    quad = _seen_at_a_slant(0.55, -30.0)
+    draw_card(img, quad)
+    card, err = best_match(find_cards(img, FindParams(slanted=True)), quad)
+    assert card is not None and err < 4.0, err
+    assert best_match(find_cards(img, PARAMS), quad)[1] > 4.0  # live frames: not a card quad
+    # a white square tile seen from above is no slanted card
+    tile = table((40, 60, 110))
+    square = np.array([[500.0, 220.0], [780.0, 220.0], [780.0, 500.0], [500.0, 500.0]])
+    draw_card(tile, square)
+    assert best_match(find_cards(tile, FindParams(slanted=True)), square)[1] > 4.0
