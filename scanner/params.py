@@ -213,6 +213,12 @@ class FindParams:
             (``scanner.scan_twins``) ...
         twin_aspect_tolerance: ... made one card, from one read corner to the other, when its long
             side is within this fraction of ``card_aspect`` times its short side.
+        twin_inside_joined: two cards named alike whose read corners each lie at least this
+            fraction of the short side inside the other's outline, and span a card's shape from
+            one to the other, are one card too (each read at a size a little too large).
+        outline_corner: a card not named whose corner lies within this fraction of the short side
+            of a named card's read index corner, its sides along the named card's ...
+        outline_turn: ... within this angle (degrees), is an outline of that card: it is dropped.
     """
 
     work_long_side: int = 640
@@ -334,6 +340,9 @@ class FindParams:
     slant_min_support: float = 0.9
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
+    twin_inside_joined: float = 0.05
+    outline_corner: float = 0.1
+    outline_turn: float = 10.0
 
     def __post_init__(self) -> None:
         self.validate()
@@ -524,6 +533,9 @@ class FindParams:
         _check("find.slant_min_support", self.slant_min_support, 0.0, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
+        _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)
+        _check("find.outline_corner", self.outline_corner, 0.0, 1.0)
+        _check("find.outline_turn", self.outline_turn, 0.0, 45.0)
         if not isinstance(self.faint_at_border, bool):
             raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):

@@ -28,7 +28,7 @@ from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
 from scanner.params import FindParams, ScannerParams
 from scanner.scan_covered import read_covered
-from scanner.scan_twins import merge_twins
+from scanner.scan_twins import drop_outlines, merge_twins
 from scanner.templates import TemplateError, Templates
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind
@@ -172,7 +172,8 @@ class Scanner:
             whole = {id(d) for d in detections}
             covered = self._refit_unnamed(frame, work, covered, whole)
             covered, twins = merge_twins(covered, self.params.find)
-            whole |= twins
+            covered, heirs = drop_outlines(covered, whole, self.params.find)
+            whole |= twins | heirs
             detections = _retop(covered, whole, work, self.params.find, self.templates)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area

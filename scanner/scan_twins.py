@@ -16,29 +16,47 @@ end), or one index read twice:
   on top unless the cards over it say otherwise (``scanner.scan._retop``);
 - named differently, the two readings of one index disagree: the better one is
   kept and the other is dropped.
+
+Two readings of one name whose read corners lie only a little inside each other
+(``FindParams.twin_inside_joined``) are one card as well when the card between the
+two read corners has a card's shape: a card named at both its index corners and
+laid out too large from each (a frame's card size taken from cards nearer the
+camera) reaches just past the other read corner.  Of two distinct cards of one
+name (an Octoplus deck holds several of each), the lower one's read corner lies
+outside the upper one.
+
+A card not named whose outline starts at the read index corner of a card named
+from that corner (laid out at the frame's card size), its sides along the named
+card's (``FindParams.outline_corner``, ``outline_turn``), is another outline of
+that card (the finder's, at another size): it is dropped, so that one card is one
+detection, and the named card counts as found whole when that outline was.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from scanner.find_geometry import point_depth, side_lengths
+from scanner.find_geometry import FloatArray, point_depth, side_lengths
 from scanner.params import FindParams
 from scanner.types import Detection, Quad
 
-__all__ = ["merge_twins"]
+__all__ = ["drop_outlines", "merge_twins"]
 
 
 def are_twins(a: Detection, b: Detection, p: FindParams) -> bool:
     """Whether ``a`` and ``b``, both named, were read each where the other lies: the first
-    corner of each lies at least ``twin_inside`` of its short side inside the other."""
+    corner of each lies at least ``twin_inside`` of its short side inside the other, or, named
+    alike, ``twin_inside_joined`` inside with the card between the read corners of a card's
+    shape (``joined``)."""
     if a.card is None or b.card is None:
         return False
     qa = np.asarray(a.corners, np.float64)
     qb = np.asarray(b.corners, np.float64)
     short = min(side_lengths(qa)[0], side_lengths(qb)[0])
-    margin = p.twin_inside * short
-    return point_depth(qa[0], qb) >= margin and point_depth(qb[0], qa) >= margin
+    depth = min(point_depth(qa[0], qb), point_depth(qb[0], qa))
+    if depth >= p.twin_inside * short:
+        return True
+    return a.card == b.card and depth >= p.twin_inside_joined * short and joined(a, b, p) is not None
 
 
 def joined(a: Detection, b: Detection, p: FindParams) -> Quad | None:
@@ -95,3 +113,54 @@ def merge_twins(detections: list[Detection], p: FindParams) -> tuple[list[Detect
                     out[k] = better
                     whole.add(id(better))
     return [out[k] for k in sorted(out)], whole
+
+
+def _direction(vector: FloatArray) -> float:
+    """The direction of ``vector`` in degrees, 0..360."""
+    return float(np.degrees(np.arctan2(vector[1], vector[0]))) % 360.0
+
+
+def _turn(a: float, b: float) -> float:
+    """The angle between two directions (degrees), 0..180."""
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def is_outline_of(unnamed: Detection, named: Detection, p: FindParams) -> bool:
+    """Whether ``unnamed`` (a card not named) is another outline of the card ``named``: one of its
+    corners lies within ``outline_corner`` of the short side of ``named``'s read index corner,
+    and the two sides leaving that corner run along ``named``'s two sides leaving its read
+    corner, each within ``outline_turn`` degrees."""
+    if unnamed.card is not None or named.card is None:
+        return False
+    qn = np.asarray(named.corners, np.float64)
+    qu = np.asarray(unnamed.corners, np.float64)
+    short = min(side_lengths(qn)[0], side_lengths(qu)[0])
+    gaps = np.hypot(*(qu - qn[0]).T)
+    k = int(np.argmin(gaps))
+    if float(gaps[k]) > p.outline_corner * short:
+        return False
+    arms = [_direction(qn[1] - qn[0]), _direction(qn[3] - qn[0])]
+    own = [_direction(qu[(k + 1) % 4] - qu[k]), _direction(qu[(k - 1) % 4] - qu[k])]
+    return all(min(_turn(arm, other) for other in own) <= p.outline_turn for arm in arms)
+
+
+def drop_outlines(
+    detections: list[Detection], whole: set[int], p: FindParams
+) -> tuple[list[Detection], set[int]]:
+    """``detections`` without the cards not named that are another outline of a card named from
+    a corner (``is_outline_of``; a named card whose ``id`` is not in ``whole``), and the ``id`` of
+    each such named card one of whose outlines so dropped was found whole (its ``id`` in
+    ``whole``): the finder saw that card's outline.
+
+    A card found whole and named has an outline of its own: an unnamed outline at its corner is
+    another card (the card under it in a neat pile)."""
+    named = [d for d in detections if d.card is not None and id(d) not in whole]
+    kept: list[Detection] = []
+    heirs: set[int] = set()
+    for d in detections:
+        owners = [n for n in named if is_outline_of(d, n, p)]
+        if not owners:
+            kept.append(d)
+        elif id(d) in whole:
+            heirs |= {id(n) for n in owners}
+    return kept, heirs

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from scanner.params import FindParams, ScannerParams
-from scanner.scan_twins import are_twins, joined, merge_twins
+from scanner.scan_twins import are_twins, drop_outlines, is_outline_of, joined, merge_twins
 from scanner.types import Detection, Quad
 from scorer.cards import Card, DeckKind, parse_card
 from tests.scanner.test_identify_heldout import held_out_scene, wrong_names
@@ -80,15 +80,79 @@ def test_read_corners_that_make_no_card_shape_keep_the_better_reading_alone() ->
     assert merge_twins([a, b], PARAMS) == ([a], set())
 
 
+# A card 112 x 158 pixels (index corners at (530, 280) and (642, 438)) read at each index corner
+# and laid out 8% too large from each: each read corner lies only 9 pixels inside the other card.
+LARGE_FROM_TOP_LEFT = [(530.0, 280.0), (651.0, 280.0), (651.0, 451.0), (530.0, 451.0)]
+LARGE_FROM_BOTTOM_RIGHT = [(642.0, 438.0), (521.0, 438.0), (521.0, 267.0), (642.0, 267.0)]
+
+
+def test_a_card_read_at_both_corners_a_little_too_large_is_one_card() -> None:
+    a = _card(ONE, LARGE_FROM_TOP_LEFT, 0.81)
+    b = _card(ONE, LARGE_FROM_BOTTOM_RIGHT, 0.77)
+    # the read corners lie under twin_inside of the short side inside each other
+    assert not are_twins(a, b, replace(PARAMS, twin_inside_joined=PARAMS.twin_inside))
+    assert are_twins(a, b, PARAMS)
+    merged, whole = merge_twins([b, a], PARAMS)
+    assert len(merged) == 1 and whole == {id(merged[0])}
+    truth = np.array([(530.0, 280.0), (642.0, 280.0), (642.0, 438.0), (530.0, 438.0)])
+    assert float(np.abs(np.array(merged[0].corners) - truth).max()) < 2.0
+
+
+def test_cards_named_differently_need_the_wider_inside_margin() -> None:
+    a = _card(ONE, LARGE_FROM_TOP_LEFT)
+    b = _card(parse_card("7", DeckKind.OCTOPLUS), LARGE_FROM_BOTTOM_RIGHT)
+    assert not are_twins(a, b, PARAMS)
+    assert merge_twins([a, b], PARAMS) == ([a, b], set())
+
+
+# A covered 4D named from its index corner at (797, 459), laid out at the frame's card size
+# (113 px), and the finder's outline of the same card (87 px) starting at that corner.
+NAMED_4D = _card(
+    parse_card("4D", DeckKind.OKTRIS), [(797.0, 459.0), (686.0, 441.0), (657.0, 616.0), (768.0, 634.0)], 0.75
+)
+FOUND_THERE = [(803.0, 459.0), (717.0, 445.0), (694.0, 581.0), (780.0, 595.0)]
+
+
+def test_a_card_not_named_on_a_named_cards_read_corner_is_its_outline() -> None:
+    # the unnamed outline's corners in another order: it starts at its far corner
+    found = _card(None, FOUND_THERE[2:] + FOUND_THERE[:2], 0.5)
+    assert is_outline_of(found, NAMED_4D, PARAMS)
+    assert drop_outlines([found, NAMED_4D], set(), PARAMS) == ([NAMED_4D], set())
+    # the finder's outline was whole: the named card is then found whole
+    assert drop_outlines([found, NAMED_4D], {id(found)}, PARAMS) == ([NAMED_4D], {id(NAMED_4D)})
+
+
+def test_a_card_not_named_elsewhere_or_turned_is_kept() -> None:
+    turned = _card(
+        None, [(803.0, 459.0), (740.0, 380.0), (597.0, 483.0), (660.0, 562.0)], 0.5
+    )  # 40 degrees off
+    apart = _card(None, [(x + 60.0, y) for x, y in FOUND_THERE], 0.5)
+    for other in (turned, apart):
+        assert not is_outline_of(other, NAMED_4D, PARAMS)
+        assert drop_outlines([other, NAMED_4D], {id(other)}, PARAMS) == ([other, NAMED_4D], set())
+    # a card found whole and named has its own outline: one at its corner is another card
+    found = _card(None, FOUND_THERE, 0.5)
+    assert drop_outlines([found, NAMED_4D], {id(found), id(NAMED_4D)}, PARAMS) == ([found, NAMED_4D], set())
+    # a named card is never dropped as an outline
+    named = _card(parse_card("5H", DeckKind.OKTRIS), FOUND_THERE, 0.7)
+    assert drop_outlines([named, NAMED_4D], set(), PARAMS) == ([named, NAMED_4D], set())
+
+
 def test_twin_parameters_are_checked() -> None:
     with pytest.raises(ValueError, match="twin_inside"):
         FindParams(twin_inside=-0.1)
     with pytest.raises(ValueError, match="twin_aspect_tolerance"):
         FindParams(twin_aspect_tolerance=2.0)
+    with pytest.raises(ValueError, match="twin_inside_joined"):
+        FindParams(twin_inside_joined=1.5)
+    with pytest.raises(ValueError, match="outline_corner"):
+        FindParams(outline_corner=-0.1)
+    with pytest.raises(ValueError, match="outline_turn"):
+        FindParams(outline_turn=90.0)
 
 
 BASE = ScannerParams()
-WITHOUT = replace(BASE, find=replace(BASE.find, twin_inside=1.0))
+WITHOUT = replace(BASE, find=replace(BASE.find, twin_inside=1.0, twin_inside_joined=1.0))
 
 
 @pytest.mark.parametrize(
@@ -102,5 +166,22 @@ WITHOUT = replace(BASE, find=replace(BASE.find, twin_inside=1.0))
 def test_a_held_out_card_once_read_twice_is_named_once(seed: int, index: int) -> None:
     image, scene = held_out_scene(seed, index)
     guarded = wrong_names(image, scene, WITHOUT)
+    assert guarded, "the case no longer shows the mistake it guards"
+    assert not set(guarded) & set(wrong_names(image, scene, BASE))
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "before"),
+    [
+        # a hand's top P read at both index corners, laid out 16% too large from each
+        (8080, 25, replace(BASE, find=replace(BASE.find, twin_inside_joined=1.0))),
+        # a fan's 4D named from its corner at the frame's card size, the finder's outline of it
+        # at another size closer to the card: the unnamed outline took the card's place
+        (8080, 20, replace(BASE, find=replace(BASE.find, outline_corner=0.0))),
+    ],
+)
+def test_a_held_out_card_named_once_has_one_detection(seed: int, index: int, before: ScannerParams) -> None:
+    image, scene = held_out_scene(seed, index)
+    guarded = wrong_names(image, scene, before)
     assert guarded, "the case no longer shows the mistake it guards"
     assert not set(guarded) & set(wrong_names(image, scene, BASE))
