@@ -15,7 +15,8 @@ index.  Here the index decides instead of the geometry:
    cards found and those whole card sides and long straight edges give,
    ``scanner.covered_size``, and the size naming most of them is the frame's; a
    cluster of touching cards holding no card identified chooses its own size so,
-   ``CoveredParams.cluster_probes``);
+   ``CoveredParams.cluster_probes``; a frame left with two sizes keeps to the one that
+   names its cards, ``CoveredParams.size_settle``);
 3. only corners whose index box lies on card pixels, holds print and lies
    outside every card already identified (or on another card part than the
    index it was identified at: a card lying on it) are read, at most
@@ -413,9 +414,14 @@ def read_covered(
         )
         named += extra_named
         probed |= extra_probed
+    votes = [0] * len(shorts)
     for k, proposal in enumerate(proposals):
         if k in probed:
             continue
+        if len(shorts) > 1 and 0 < p.size_settle <= max(votes) and votes.count(0) == len(votes) - 1:
+            # no probe chose among the frame's sizes: the one every card so far was named at is
+            # the frame's (the other sizes' reads are spared for the corners still to be read)
+            shorts, votes = [shorts[votes.index(max(votes))]], [max(votes)]
         for short in [own_size[k]] if k in own_size else shorts:
             limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
             if reads >= limit or not _worth_reading(proposal, short, work, cards, own, params, labels):
@@ -437,6 +443,8 @@ def read_covered(
                 if angle != 0.0:
                     fitted = turned(fitted, angle)
                 named.append(_Named(fitted / work.scale, reading, at.point, moved=at is not proposal))
+                if k not in own_size:
+                    votes[shorts.index(short)] += 1
                 break
     log.debug(
         "covered: %d corners, %d read, %d read turned, %d read moved, %d named",
