@@ -639,6 +639,11 @@ class CoveredParams:
             size once it has named this many cards and the other sizes none: the reads those
             sizes would spend go to the corners still to be read (fixture scene_039's hand rows
             ran out of reads before their junctions; 0: every corner read at every size).
+        size_ties: when the frame-wide size probe (``size_probes``) ends with sizes tied on
+            votes (one corner named at each), they are all the frame's sizes, the best scored
+            first, until one names its cards (``size_settle``), instead of the best scored alone
+            (a hand row of held-out scene 7373-011 was read at 107 px, tied with 90 and 82 px,
+            against a true 82-90).
     """
 
     enabled: bool = True
@@ -702,6 +707,7 @@ class CoveredParams:
     junction_refine: int = 8
     junction_reads: int = 32
     size_settle: int = 2
+    size_ties: bool = True
 
     def __post_init__(self) -> None:
         self.validate()
@@ -773,6 +779,7 @@ class CoveredParams:
         _check_int("covered.junction_refine", self.junction_refine, 0, 64)
         _check_int("covered.junction_reads", self.junction_reads, 0, 1000)
         _check_int("covered.size_settle", self.size_settle, 0, 1000)
+        _check_bool("covered.size_ties", self.size_ties)
 
 
 @dataclass(frozen=True)

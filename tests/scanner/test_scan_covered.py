@@ -464,6 +464,8 @@ def test_covered_shift_params_are_validated() -> None:
         CoveredParams(cluster_probes=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"covered\.size_settle"):
         CoveredParams(size_settle=-1)
+    with pytest.raises(ValueError, match=r"covered\.size_ties"):
+        CoveredParams(size_ties=1)  # type: ignore[arg-type]
 
 
 def test_a_moved_read_of_a_card_already_read_there_at_another_size_is_that_card() -> None:
@@ -581,3 +583,33 @@ def test_a_frame_read_at_two_sizes_keeps_to_the_one_naming_its_cards(
 def _quad_of(quad: np.ndarray) -> Quad:
     (a, b, c, d) = ((float(x), float(y)) for x, y in quad)
     return (a, b, c, d)
+
+
+def test_sizes_tied_in_the_probe_are_read_in_turn_until_one_names_the_cards(
+    fanned: tuple[Image, SceneTruth], templates: Templates, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the probe left two sizes tied (one corner named at each): the best scored, here a
+    # wrong one, alone names nothing; read in turn with the other, the fan's cards are named
+    image, truth = fanned
+    base = ScannerParams()
+    work = make_work(image, base.find)
+    short = CARD_PX * 63.0 / 88.0 * work.scale
+    wrong = 1.3 * short
+
+    def tied(*args: object, **kwargs: object) -> tuple[float, list[_Named], set[int], list[float]]:
+        return wrong, [], set(), [short]
+
+    monkeypatch.setattr(scan_covered, "_probe_size", tied)
+    cards = {c.card for c in truth.cards}
+    found = [
+        Detection(card=None, confidence=0.0, corners=_quad_of(np.asarray(c.corners, np.float64)))
+        for c in truth.cards
+    ]
+    named: dict[bool, list[Card]] = {}
+    for ties in (False, True):
+        p = replace(base, covered=replace(base.covered, size_ties=ties))
+        out = read_covered(image, work, found, templates, p)
+        named[ties] = [d.card for d in out if d.card is not None]
+        assert set(named[ties]) <= cards  # none wrong
+    assert len(named[True]) >= len(cards) - 1
+    assert len(named[True]) > len(named[False])
