@@ -430,8 +430,8 @@ def read_covered(
         if k in probed:
             continue
         if len(shorts) > 1 and 0 < p.size_settle <= max(votes) and votes.count(0) == len(votes) - 1:
-            # no probe chose among the frame's sizes: the one every card so far was named at is
-            # the frame's (the other sizes' reads are spared for the corners still to be read)
+            # no probe chose among the frame's sizes (or its sizes tied): the one every card so
+            # far was named at is the frame's (the other sizes' reads go to the corners left)
             shorts, votes = [shorts[votes.index(max(votes))]], [max(votes)]
         for short in [own_size[k]] if k in own_size else shorts:
             limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
