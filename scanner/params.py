@@ -703,6 +703,16 @@ class CoveredParams:
         junction_reads: junctions may be read beyond ``max_reads`` by this many reads a frame
             (they come last: on the fixtures and scenes rendered with three other seeds 32 more
             named one more card of each set but one, none wrong).
+        size_settle: with more than 0, a frame read at more than one card size (no calibration,
+            no card identified, and no probe naming a corner at any candidate size) keeps to one
+            size once it has named this many cards and the other sizes none: the reads those
+            sizes would spend go to the corners still to be read (fixture scene_039's hand rows
+            ran out of reads before their junctions; 0: every corner read at every size).
+        size_ties: when the frame-wide size probe (``size_probes``) ends with sizes tied on
+            votes (one corner named at each), they are all the frame's sizes, the best scored
+            first, until one names its cards (``size_settle``), instead of the best scored alone
+            (a hand row of held-out scene 7373-011 was read at 107 px, tied with 90 and 82 px,
+            against a true 82-90).
     """
 
     enabled: bool = True
@@ -766,6 +776,8 @@ class CoveredParams:
     junction_length: float = 12.0
     junction_refine: int = 8
     junction_reads: int = 32
+    size_settle: int = 2
+    size_ties: bool = True
 
     def __post_init__(self) -> None:
         self.validate()
@@ -837,6 +849,8 @@ class CoveredParams:
         _check("covered.junction_length", self.junction_length, 1.0, 1000.0)
         _check_int("covered.junction_refine", self.junction_refine, 0, 64)
         _check_int("covered.junction_reads", self.junction_reads, 0, 1000)
+        _check_int("covered.size_settle", self.size_settle, 0, 1000)
+        _check_bool("covered.size_ties", self.size_ties)
 
 
 @dataclass(frozen=True)

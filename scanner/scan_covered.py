@@ -15,7 +15,9 @@ index.  Here the index decides instead of the geometry:
    cards found and those whole card sides and long straight edges give,
    ``scanner.covered_size``, and the size naming most of them is the frame's; a
    cluster of touching cards holding no card identified chooses its own size so,
-   ``CoveredParams.cluster_probes``);
+   ``CoveredParams.cluster_probes``; a frame left with two sizes, or sizes tied in the
+   probe (``CoveredParams.size_ties``), keeps to the one that names its cards,
+   ``CoveredParams.size_settle``);
 3. only corners whose index box lies on card pixels, holds print and lies
    outside every card already identified (or on another card part than the
    index it was identified at: a card lying on it) are read, at most
@@ -218,7 +220,7 @@ def _probe_size(
     sizes: list[float],
     templates: Templates,
     params: ScannerParams,
-) -> tuple[float | None, list[_Named], set[int]]:
+) -> tuple[float | None, list[_Named], set[int], list[float]]:
     """The frame's card size chosen by the index: the corners with the longest arms whose index
     box shows print at some of ``sizes`` (work pixels), up to ``size_probes`` of them and until
     a size names ``size_votes`` of them, are read at each such size; a corner named (at the
@@ -226,7 +228,8 @@ def _probe_size(
     index still names its card at sizes some 10% off, as the templates are tried at several
     scales, but scores best near its own).  The size with most votes (the
     best scored on a tie) is the frame's.  Returns that size (``None`` when no corner is
-    named), the cards named, laid out at it, and the indices of the corners read."""
+    named), the cards named, laid out at it, the indices of the corners read and the sizes
+    tied with it on votes (best scored first)."""
     p = params.covered
     aspect = params.find.card_aspect
     arms = [q.length_across + q.length_down for q in proposals]
@@ -262,10 +265,12 @@ def _probe_size(
         reading = replace(read[i], card=name)
         readings.append((i, _Named(_probe_quad(proposal, sizes[i], work, aspect), reading, proposal.point)))
     if not any(count):
-        return None, [], probed
-    best = max(range(len(sizes)), key=lambda i: (count[i], total[i]))
+        return None, [], probed, []
+    ranked = sorted(range(len(sizes)), key=lambda i: (-count[i], -total[i]))
+    best = ranked[0]
     log.debug("covered: sizes %s, named %s, chose %.1f", [round(s) for s in sizes], count, sizes[best])
-    return sizes[best], [n for i, n in readings if i == best], probed
+    others = [sizes[i] for i in ranked[1:] if count[i] == count[best]]
+    return sizes[best], [n for i, n in readings if i == best], probed, others
 
 
 def _named_at(proposals: list[CornerProposal], read: set[int], named: list[_Named]) -> set[int]:
@@ -312,7 +317,7 @@ def _probe_clusters(
         sizes = size_candidates(shorts, whole_sides(mask, smallest, p), [], aspect, p)
         if len(sizes) < 2:
             continue
-        chosen, found, read = _probe_size(
+        chosen, found, read, _ = _probe_size(
             frame, work, cards, [proposals[k] for k in members], sizes, templates, params
         )
         if chosen is None:
@@ -404,8 +409,15 @@ def read_covered(
         sides = whole_sides(work.union, smallest, p)
         edges = longest_edges(work, p)
         sizes = size_candidates(shorts, sides, edges, params.find.card_aspect, p)
-        chosen, named, probed = _probe_size(frame, work, cards, proposals, sizes, templates, params)
-        shorts = shorts if chosen is None else [chosen]
+        chosen, named, probed, tied = _probe_size(frame, work, cards, proposals, sizes, templates, params)
+        if chosen is not None and tied and p.size_ties:
+            # one corner per size is no choice: the sizes tied are read in turn (the best scored
+            # first) until one names its cards (``size_settle``); the corners named at the others
+            # are read again
+            shorts = [chosen, *tied]
+            probed = _named_at(proposals, probed, named)
+        else:
+            shorts = shorts if chosen is None else [chosen]
     own_size: dict[int, float] = {}
     if params.find.card_size_px is None and identified and p.cluster_probes:
         extra_named, extra_probed, own_size = _probe_clusters(
@@ -413,9 +425,14 @@ def read_covered(
         )
         named += extra_named
         probed |= extra_probed
+    votes = [0] * len(shorts)
     for k, proposal in enumerate(proposals):
         if k in probed:
             continue
+        if len(shorts) > 1 and 0 < p.size_settle <= max(votes) and votes.count(0) == len(votes) - 1:
+            # no probe chose among the frame's sizes (or its sizes tied): the one every card so
+            # far was named at is the frame's (the other sizes' reads go to the corners left)
+            shorts, votes = [shorts[votes.index(max(votes))]], [max(votes)]
         for short in [own_size[k]] if k in own_size else shorts:
             limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
             if reads >= limit or not _worth_reading(proposal, short, work, cards, own, params, labels):
@@ -437,6 +454,8 @@ def read_covered(
                 if angle != 0.0:
                     fitted = turned(fitted, angle)
                 named.append(_Named(fitted / work.scale, reading, at.point, moved=at is not proposal))
+                if k not in own_size:
+                    votes[shorts.index(short)] += 1
                 break
     log.debug(
         "covered: %d corners, %d read, %d read turned, %d read moved, %d named",

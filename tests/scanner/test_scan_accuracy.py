@@ -51,7 +51,7 @@ def test_fixtures_lone_cards_are_found(report: Report) -> None:
 def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(report: Report) -> None:
     # Cards under other cards (piles, fans, shown hands) show only part of their outline;
     # the figures reached so far are floors, the goal is the expected failure below.
-    # 84 of the 104 covered cards (80.8%) are found today, most rebuilt from their corners,
+    # 85 of the 104 covered cards (81.7%) are found today, most rebuilt from their corners,
     # some named from the index at a visible corner (scanner.scan_covered), read turned a few
     # degrees or moved back along its side where it reads unclear as laid.
     covered = [report.by_group[g] for g in ("pile", "fan", "hand")]
@@ -65,21 +65,22 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 139 of the 162 visible cards (85.8%) are named right today, 33 of the 40 fan cards
-    # (82.5%), 36 of the 46 hand cards (78.3%: covered cards named from the index at a
+    # 140 of the 162 visible cards (86.4%) are named right today, 33 of the 40 fan cards
+    # (82.5%), 37 of the 46 hand cards (80.4%: covered cards named from the index at a
     # visible corner, proposed also where a card's side inside a row meets the row's outline,
     # read at the size the index chooses where no card size is known, up to 64 corners read per
     # frame, an unclear one read again turned a few degrees or moved back along its side or
     # given a second look at the parts that tell its close cards apart, a cluster holding no
-    # card identified at its own size) and 12 of the 18 pile cards (66.7%; cards not
+    # card identified at its own size, a frame left with two sizes kept to the one naming its
+    # cards) and 12 of the 18 pile cards (66.7%; cards not
     # identified, top cards first, are read again on their outline fitted anew); the goal is
     # the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.85
+    assert report.total.identified / report.total.visible >= 0.86
     fan = report.by_group["fan"]
     assert fan.visible > 0 and fan.identified / fan.visible >= 0.80
     hand = report.by_group["hand"]
-    assert hand.visible > 0 and hand.identified / hand.visible >= 0.76
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.78
     pile = report.by_group["pile"]
     # 12 of 18 (the top card of scene_032 read on its outline fitted again); a pile's 6C the
     # wide index search named 0.05 or less ahead of 6S stays open

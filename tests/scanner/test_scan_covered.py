@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner import scan_covered
 from scanner.covered_read import (
     CornerReading,
     read_corner,
@@ -463,6 +464,10 @@ def test_covered_shift_params_are_validated() -> None:
         CoveredParams(cluster_probes=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"covered\.twin_band"):
         CoveredParams(twin_band=-0.1)
+    with pytest.raises(ValueError, match=r"covered\.size_settle"):
+        CoveredParams(size_settle=-1)
+    with pytest.raises(ValueError, match=r"covered\.size_ties"):
+        CoveredParams(size_ties=1)  # type: ignore[arg-type]
 
 
 def test_a_moved_read_of_a_card_already_read_there_at_another_size_is_that_card() -> None:
@@ -536,3 +541,77 @@ def test_the_covered_cards_of_hand_rows_are_named_at_the_junctions_of_their_side
         assert named_off <= named
         gained += len(named - named_off)
     assert gained >= 3
+
+
+def test_a_frame_read_at_two_sizes_keeps_to_the_one_naming_its_cards(
+    fanned: tuple[Image, SceneTruth], templates: Templates, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # found outlines not identified, most at the cards' size and one half as large again: with
+    # no probe choosing, every corner is read at both sizes until the true one has named
+    # ``size_settle`` cards and the other none; from then on at the true size alone
+    image, truth = fanned
+    short = CARD_PX * 63.0 / 88.0
+    found = [
+        Detection(card=None, confidence=0.0, corners=_quad_of(np.asarray(c.corners, np.float64)))
+        for c in truth.cards
+    ]
+    big = np.asarray(truth.cards[-1].corners, np.float64)
+    found.append(Detection(card=None, confidence=0.0, corners=_quad_of(big[0] + 1.5 * (big - big[0]))))
+    reads: list[float] = []
+    real = read_corner_turning
+
+    def counted(
+        frame: Image, quad: np.ndarray, t: Templates, params: ScannerParams, budget: int
+    ) -> tuple[CornerReading, float, int]:
+        reads.append(float(np.hypot(*(quad[1] - quad[0]))))
+        return real(frame, quad, t, params, budget)
+
+    monkeypatch.setattr(scan_covered, "read_corner_turning", counted)
+    base = ScannerParams()
+    runs: dict[int, tuple[set[Card], list[bool]]] = {}
+    for settle in (0, 2):
+        covered = replace(base.covered, size_probes=0, cluster_probes=False, size_settle=settle)
+        p = replace(base, covered=covered)
+        reads.clear()
+        out = read_covered(image, make_work(image, p.find), found, templates, p)
+        named = {d.card for d in out if d.card is not None}
+        assert named <= {c.card for c in truth.cards}  # none wrong
+        runs[settle] = (named, [r > 1.25 * short for r in reads])
+    (named_off, large_off), (named_on, large_on) = runs[0], runs[2]
+    assert len(named_off) >= 2 and named_off <= named_on
+    assert sum(large_on) < sum(large_off)  # fewer reads at the size that names nothing
+
+
+def _quad_of(quad: np.ndarray) -> Quad:
+    (a, b, c, d) = ((float(x), float(y)) for x, y in quad)
+    return (a, b, c, d)
+
+
+def test_sizes_tied_in_the_probe_are_read_in_turn_until_one_names_the_cards(
+    fanned: tuple[Image, SceneTruth], templates: Templates, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the probe left two sizes tied (one corner named at each): the best scored, here a
+    # wrong one, alone names nothing; read in turn with the other, the fan's cards are named
+    image, truth = fanned
+    base = ScannerParams()
+    work = make_work(image, base.find)
+    short = CARD_PX * 63.0 / 88.0 * work.scale
+    wrong = 1.3 * short
+
+    def tied(*args: object, **kwargs: object) -> tuple[float, list[_Named], set[int], list[float]]:
+        return wrong, [], set(), [short]
+
+    monkeypatch.setattr(scan_covered, "_probe_size", tied)
+    cards = {c.card for c in truth.cards}
+    found = [
+        Detection(card=None, confidence=0.0, corners=_quad_of(np.asarray(c.corners, np.float64)))
+        for c in truth.cards
+    ]
+    named: dict[bool, list[Card]] = {}
+    for ties in (False, True):
+        p = replace(base, covered=replace(base.covered, size_ties=ties))
+        out = read_covered(image, work, found, templates, p)
+        named[ties] = [d.card for d in out if d.card is not None]
+        assert set(named[ties]) <= cards  # none wrong
+    assert len(named[True]) >= len(cards) - 1
+    assert len(named[True]) > len(named[False])
