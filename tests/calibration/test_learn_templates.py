@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from calibration.templates import LabelsError, LearnParams, Photo, combine, learn_templates, read_labels
@@ -195,40 +196,37 @@ def test_cut_outs_showing_no_card_face_are_skipped(tmp_path: Path) -> None:
     assert [r.card for r in report.cards] == [StdCard.parse("3S")]
 
 
+CANONICAL = np.array([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]], dtype=np.float32)
+
+
+def on_table(card: StdCard, corners: npt.NDArray[np.floating], seed: int) -> Image:
+    """An 800x600 photo of ``card``'s face laid with its corners (TL TR BR BL) at ``corners``
+    on green felt, with a little sensor noise."""
+    photo = np.full((600, 800, 3), (40, 70, 30), np.uint8)
+    to_photo = cv2.getPerspectiveTransform(CANONICAL, np.asarray(corners, np.float32))
+    warped = cv2.warpPerspective(face(card), to_photo, (800, 600))
+    mask = cv2.warpPerspective(np.full((CARD_HEIGHT, CARD_WIDTH), 255, np.uint8), to_photo, (800, 600))
+    photo[mask > 0] = warped[mask > 0]
+    noise = np.random.default_rng(seed).normal(0, 3, photo.shape)
+    return np.clip(photo + noise, 0, 255).astype(np.uint8)
+
+
 def test_a_card_is_cut_out_of_a_table_photo(tmp_path: Path) -> None:
-    rng = np.random.default_rng(7)
     card = StdCard.parse("7D")
-    table = np.full((600, 800, 3), (40, 70, 30), np.uint8)
-    h, w = CARD_HEIGHT, CARD_WIDTH
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
-    dst = np.array([[300, 150], [520, 170], [500, 480], [270, 455]], dtype=np.float32)
-    warped = cv2.warpPerspective(face(card), cv2.getPerspectiveTransform(src, dst), (800, 600))
-    mask = cv2.warpPerspective(
-        np.full((h, w), 255, np.uint8), cv2.getPerspectiveTransform(src, dst), (800, 600)
-    )
-    table[mask > 0] = warped[mask > 0]
-    table = np.clip(table + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
+    table = on_table(card, np.array([[300, 150], [520, 170], [500, 480], [270, 455]]), seed=7)
     report = learn_templates(write_set(tmp_path, [("7D", table)]), DeckKind.OKTRIS, tmp_path / "out")
     learned = Templates.load(report.folder)
     assert identify(face(card), learned, PARAMS.identify).confidence > 0.7
 
 
 def test_a_card_photographed_at_a_slant_is_learned_from_its_nearly_square_outline(tmp_path: Path) -> None:
-    rng = np.random.default_rng(11)
     card = StdCard.parse("7D")
-    photo = np.full((600, 800, 3), (40, 70, 30), np.uint8)
-    h, w = CARD_HEIGHT, CARD_WIDTH
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
     # the card squashed to 0.55 along a direction 30 degrees off its sides: a skewed outline
     # about as wide as long (corners of 61 and 119 degrees), no card quad
     turn = np.radians(-30.0)
     rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    corners = (src - src.mean(axis=0)) * 1.1 @ (rot @ np.diag([1.0, 0.55]) @ rot.T).T + [400, 300]
-    to_photo = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
-    warped = cv2.warpPerspective(face(card), to_photo, (800, 600))
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), to_photo, (800, 600))
-    photo[mask > 0] = warped[mask > 0]
-    photo = np.clip(photo + rng.normal(0, 3, photo.shape), 0, 255).astype(np.uint8)
+    centred = (CANONICAL - CANONICAL.mean(axis=0)) * 1.1
+    photo = on_table(card, centred @ (rot @ np.diag([1.0, 0.55]) @ rot.T).T + [400, 300], seed=11)
     labels = write_set(tmp_path, [("7D", photo)])
     report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "out")
     assert identify(face(card), Templates.load(report.folder), PARAMS.identify).card == card
