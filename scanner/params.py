@@ -197,6 +197,9 @@ class FindParams:
         cut_min_side: of such a region's outline, the edges at least this fraction of its longest
             edge off the border are the card's sides in view ...
         cut_square: ... and they run along or square to one another within this angle (degrees).
+        complete_hand: a region of card pixels that a hand or an arm cuts (its outline is no quad)
+            is completed to a whole card from its sides in view (``scanner.find_hand_cut``) ...
+        hand_min_seen: ... kept when the region fills at least this fraction of that card.
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -315,6 +318,8 @@ class FindParams:
     complete_cut: bool = True
     cut_min_side: float = 0.3
     cut_square: float = 15.0
+    complete_hand: bool = True
+    hand_min_seen: float = 0.6
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
 
@@ -501,6 +506,7 @@ class FindParams:
         _check("find.max_overshoot", self.max_overshoot, 0.0, 1.0)
         _check("find.cut_min_side", self.cut_min_side, 0.0, 1.0)
         _check("find.cut_square", self.cut_square, 0.0, 45.0)
+        _check("find.hand_min_seen", self.hand_min_seen, 0.0, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         if not isinstance(self.faint_at_border, bool):
@@ -508,6 +514,7 @@ class FindParams:
         if not isinstance(self.mirrored, bool):
             raise ValueError(f"find.mirrored must be True or False, got {self.mirrored!r}")
         _check_bool("find.complete_cut", self.complete_cut)
+        _check_bool("find.complete_hand", self.complete_hand)
 
 
 @dataclass(frozen=True)
