@@ -54,6 +54,7 @@ from scanner.find_geometry import (
     refine,
     side_lengths,
 )
+from scanner.find_hand_cut import hand_cut_lone
 from scanner.find_lines import line_cards
 from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses, whole_card_size
 from scanner.find_top import mark_tops, side_visibility
@@ -519,6 +520,8 @@ def find_cards(
         )
         lone = _dedupe(lone + _lone_cards(work, outlines, params, (("faint", True),), faint.edges), params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
+    if params.complete_hand:  # a card a hand cuts: the whole card from its sides in view
+        lone += hand_cut_lone(outlines["split"], lone, work, params, _dense)
     quads = _split_cards(work, outlines, lone, params)
     if faint is not None and not lone and all((shown(q) or 0.0) < params.line_below for q in quads):
         lined = _lone_by_lines(work, faint.edges, params)

@@ -32,7 +32,7 @@ from scanner.find_check import slanted_outline
 from scanner.find_geometry import Arr, FloatArray, fit_line, intersect, is_card_quad, order_corners
 from scanner.params import FindParams
 
-__all__ = ["CutCard", "cut_cards"]
+__all__ = ["CutCard", "cut_cards", "extend_side", "line_corners", "side_families", "two_lines"]
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def _turn(a: float, b: float) -> float:
     return abs((a - b + math.pi / 2) % math.pi - math.pi / 2)
 
 
-def _families(
+def side_families(
     sides: list[tuple[FloatArray, FloatArray]], p: FindParams
 ) -> tuple[list[tuple[FloatArray, FloatArray]], list[tuple[FloatArray, FloatArray]]] | None:
     """The sides split by direction: those along the longest side (within ``cut_square``
@@ -101,7 +101,7 @@ def _families(
     return along, across
 
 
-def _two_lines(
+def two_lines(
     family: list[tuple[FloatArray, FloatArray]], dense: FloatArray
 ) -> list[tuple[FloatArray, FloatArray]]:
     """The family's sides as at most two lines (point, unit direction): the outermost two, or one
@@ -126,7 +126,7 @@ def _two_lines(
     return out
 
 
-def _corners(
+def line_corners(
     first: list[tuple[FloatArray, FloatArray]], second: list[tuple[FloatArray, FloatArray]]
 ) -> FloatArray | None:
     """The four intersections of two pairs of lines, ordered canonically."""
@@ -188,20 +188,20 @@ def _from_polygon(
     sides = _sides_in_view(polygon, w, h, p)
     if len(sides) < 3:
         return None
-    families = _families(sides, p)
+    families = side_families(sides, p)
     if families is None or not families[0] or not families[1]:
         return None
-    first, second = (_two_lines(f, dense) for f in families)
+    first, second = (two_lines(f, dense) for f in families)
     if len(first) == 1 and len(second) == 2:
         first, second = second, first
     if len(first) != 2:
         return None
     if len(second) == 1:
-        extended = _extend(first, second[0], dense, p)
+        extended = extend_side(first, second[0], dense, p)
         if extended is None:
             return None
         second = [second[0], extended]
-    quad = _corners(first, second)
+    quad = line_corners(first, second)
     if quad is None or not (
         is_card_quad(quad, p, p.lone_aspect_tolerance) or (p.slanted and slanted_outline(quad, p))
     ):
@@ -218,7 +218,7 @@ def _from_polygon(
     return CutCard(quad=quad, seen=seen)
 
 
-def _extend(
+def extend_side(
     pair: list[tuple[FloatArray, FloatArray]],
     single: tuple[FloatArray, FloatArray],
     points: FloatArray,

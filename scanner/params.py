@@ -208,6 +208,9 @@ class FindParams:
             as strong edges along ``slant_min_support`` of them.  Off for live frames (a camera
             looking down sees no such slant; a small slanted card's index reads too coarsely to
             name it safely); learning from labelled photos turns it on.
+        complete_hand: a region of card pixels that a hand or an arm cuts (its outline is no quad)
+            is completed to a whole card from its sides in view (``scanner.find_hand_cut``) ...
+        hand_min_seen: ... kept when the region fills at least this fraction of that card.
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -338,6 +341,8 @@ class FindParams:
     slant_min_corner: float = 55.0
     slant_min_fill: float = 0.95
     slant_min_support: float = 0.9
+    complete_hand: bool = True
+    hand_min_seen: float = 0.6
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.05
@@ -531,6 +536,7 @@ class FindParams:
         _check("find.slant_min_corner", self.slant_min_corner, 0.0, 90.0)
         _check("find.slant_min_fill", self.slant_min_fill, 0.0, 1.0)
         _check("find.slant_min_support", self.slant_min_support, 0.0, 1.0)
+        _check("find.hand_min_seen", self.hand_min_seen, 0.0, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)
@@ -543,6 +549,7 @@ class FindParams:
         _check_bool("find.complete_cut", self.complete_cut)
         _check_bool("find.recut", self.recut)
         _check_bool("find.slanted", self.slanted)
+        _check_bool("find.complete_hand", self.complete_hand)
 
 
 @dataclass(frozen=True)
