@@ -229,14 +229,16 @@ def refine(quad: FloatArray, grey: Arr, radius: int, min_points: float, min_step
     # every side's probes sampled in one call
     base = np.concatenate(bases)
     normal = np.array(normals, dtype=np.float64)
-    probe = base[:, None, :] + normal[:, None, :] * offsets[None, :, None]
-    px = probe[..., 0].astype(np.float32)
-    py = probe[..., 1].astype(np.float32)
-    vals = cv2.remap(grey, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+    # x and y of every probe point (a row per probe, a column per offset), as remap takes them
+    px = (base[:, :1] + normal[:, :1] * offsets).astype(np.float32)
+    py = (base[:, 1:] + normal[:, 1:] * offsets).astype(np.float32)
+    vals = cv2.remap(grey, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.int16)
     step = np.abs(vals[:, :-2] - vals[:, 2:])
     best = step.argmax(axis=1)
     strength = step[np.arange(len(step)), best]
-    inside = (px.min(axis=1) >= 0) & (py.min(axis=1) >= 0) & (px.max(axis=1) < w) & (py.max(axis=1) < h)
+    # a probe's points run straight along its normal, so its first and last are its extremes
+    inside = (px[:, 0] >= 0) & (px[:, -1] >= 0) & (px[:, 0] < w) & (px[:, -1] < w)
+    inside &= (py[:, 0] >= 0) & (py[:, -1] >= 0) & (py[:, 0] < h) & (py[:, -1] < h)
     good = (strength >= min_step) & inside
     found = base + normal * offsets[best + 1][:, None]
     lines: list[Line | None] = []

@@ -114,3 +114,15 @@ def test_refine_leaves_a_quad_alone_without_radius_or_sides() -> None:
     assert np.array_equal(refine(rough, grey, 0, 0.5, 12.0), rough)
     tiny = np.array([[150.0, 150.0], [151.0, 150.0], [151.0, 151.0], [150.0, 151.0]])
     assert np.array_equal(refine(tiny, grey, 8, 0.5, 12.0), tiny)
+
+
+def test_refine_keeps_a_side_whose_probes_leave_the_image() -> None:
+    # the rectangle's left side is 5 pixels in from the image's edge; probes of radius 8 reach past it
+    grey = _rectangle_frame((5, 60, 260, 240))
+    rough = np.array([[7.0, 62.0], [258.0, 62.0], [258.0, 238.0], [7.0, 238.0]])
+    out = refine(rough, grey, 8, 0.5, 12.0)
+    assert abs(out[1, 0] - 259.0) < 1.0 and abs(out[1, 1] - 60.0) < 1.0  # a corner of sides in view
+    assert abs(out[0, 0] - 7.0) < 1e-9 and abs(out[3, 0] - 7.0) < 1e-9  # the left side kept its place
+    # inside the image the same left side snaps to its step
+    inside = refine(rough + np.array([20.0, 0.0]), _rectangle_frame((25, 60, 280, 240)), 8, 0.5, 12.0)
+    assert abs(inside[0, 0] - 25.0) < 1.0
