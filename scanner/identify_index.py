@@ -271,14 +271,13 @@ def _prepare(templates: Templates, params: IdentifyParams, corner: bool) -> _Pre
     return prepared
 
 
-def _window(card: Image | CardView, area: Region, pad: int, turned: bool) -> Image:
-    """The area with ``pad`` pixels around it, in the card as warped or turned half round
+def _windows(card: Image | CardView, area: Region, pad: int) -> list[Image]:
+    """The area with ``pad`` pixels around it, in the card as warped and turned half round
     (beyond the card's edge, its edge pixels repeated)."""
-    if not turned:
-        return card_box(card, area.x0 - pad, area.y0 - pad, area.x1 + pad, area.y1 + pad)
+    upright = card_box(card, area.x0 - pad, area.y0 - pad, area.x1 + pad, area.y1 + pad)
     x0, y0 = CARD_WIDTH - area.x1 - pad, CARD_HEIGHT - area.y1 - pad
-    window = card_box(card, x0, y0, x0 + area.width + 2 * pad, area.height + 2 * pad + y0)
-    return np.asarray(cv2.rotate(window, cv2.ROTATE_180), dtype=np.uint8)
+    turned = card_box(card, x0, y0, x0 + area.width + 2 * pad, y0 + area.height + 2 * pad)
+    return [upright, np.asarray(cv2.rotate(turned, cv2.ROTATE_180), dtype=np.uint8)]
 
 
 def _shifted(grey: Image, level: _Level) -> FloatArray:
@@ -426,6 +425,8 @@ def read_index(
         # a lone standard index has no second corner to agree with on its suit: finer sizes
         p = replace(p, template_scales=p.lone_corner_scales)
     prepared = _prepare(templates, p, corner)
+    views = _windows(image, prepared.area, p.search_px)[: 1 if upright_only else 2]
+    greys = [grey(window) for window in views]
     # per view, the rows that lose colour_penalty: black cards on red ink; in a colour
     # photo (a grey one shows red ink grey) red cards on black ink; whether the photo is in
     # colour is judged only when a view's ink is black (a card view then warps its sample)
@@ -436,106 +437,50 @@ def read_index(
             colour.append(image.ndim == 3 and sample_chroma(card_sample(image)) >= p.colour_present)
         return colour[0]
 
-    def penalty(window: Image) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    penalised: list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]] = []
+    for window in views:
         x0, y0, x1, y1 = prepared.ink_box
         red = redness(_small(window[y0:y1, x0:x1], prepared), p) if image.ndim == 3 else 0.0
         if p.colour_penalty > 0 and red > p.red_ink:
-            return prepared.black, prepared.coarse_black
-        if p.colour_penalty > 0 and red < p.black_ink and in_colour():
-            return ~prepared.black, ~prepared.coarse_black
-        return np.zeros_like(prepared.black), np.zeros_like(prepared.coarse_black)
-
-    first = _window(image, prepared.area, p.search_px, turned=False)
-    greys = [grey(first)]
-    penalised = [penalty(first)]
-    located = [_locate(greys[0], prepared)]
-    early = not upright_only and not corner and templates.deck is DeckKind.OKTRIS and p.one_view_lead > 0
-    alone: _ViewScores | None = None
-    if early:
-        # a standard card read clearly in the corner as warped: its other corner adds nothing
-        alone_rows = _shortlist(located[0][0] - p.colour_penalty * penalised[0][1], prepared, p.shortlist)
-        matrices = [part.matrix[alone_rows] for part in prepared.fine.parts]
-        near = _placements_near(greys[0], located[0][1], prepared, p)
-        alone = _fine(near, penalised[0][0], alone_rows, matrices, prepared, p)
-        if _clear(alone, prepared, p):
-            return _reading([alone], prepared)
-    if not upright_only:
-        second = _window(image, prepared.area, p.search_px, turned=True)
-        greys.append(grey(second))
-        penalised.append(penalty(second))
-        located.append(_locate(greys[1], prepared))
+            penalised.append((prepared.black, prepared.coarse_black))
+        elif p.colour_penalty > 0 and red < p.black_ink and in_colour():
+            penalised.append((~prepared.black, ~prepared.coarse_black))
+        else:
+            penalised.append((np.zeros_like(prepared.black), np.zeros_like(prepared.coarse_black)))
+    located = [_locate(view, prepared) for view in greys]
     coarse_best = np.full(len(prepared.coarse_black), -2.0, dtype=np.float32)
     for (scores, _), (_, coarse_rows) in zip(located, penalised, strict=True):
         coarse_best = np.maximum(coarse_best, scores - p.colour_penalty * coarse_rows)
     rows = _shortlist(coarse_best, prepared, p.shortlist)
     matrices = [part.matrix[rows] for part in prepared.fine.parts]  # the same rows for both views
-    # a view read already keeps the rows it was read with (its own coarse pass's best cards)
-    views = [alone] if alone is not None else []
-    read = list(zip(greys, located, penalised, strict=True))[len(views) :]
-    for view, (_, place), (fine_rows, _) in read:
-        views.append(
-            _fine(_placements_near(view, place, prepared, p), fine_rows, rows, matrices, prepared, p)
-        )
-    return _reading(views, prepared)
-
-
-_ViewScores = tuple[FloatArray, FloatArray, FloatArray]
-"""One view's per-row best score, per-row part scores and per-row offsets (``(dx, dy)``)."""
-
-
-def _fine(
-    near: tuple[FloatArray, tuple[int, int]],
-    fine_rows: npt.NDArray[np.bool_],
-    rows: npt.NDArray[np.intp],
-    matrices: list[FloatArray],
-    prepared: _Prepared,
-    p: IdentifyParams,
-) -> _ViewScores:
-    """The fine pass of one view over the placements ``near`` (``_placements_near``): each row of
-    ``rows`` at its best (every other row scores -2), with its parts and offset; rows
-    ``fine_rows`` lose ``colour_penalty``."""
-    placements, (oy, ox) = near
-    parts = _part_scores(placements, prepared.fine, matrices)
-    total = prepared.fine.parts[0].weight * parts[0]
-    for part, scores in zip(prepared.fine.parts[1:], parts[1:], strict=True):
-        total = total + part.weight * scores
-    total[fine_rows[rows]] -= p.colour_penalty
-    column = total.argmax(axis=1)
-    picked = np.arange(total.shape[0])
-    row_y, row_x = np.divmod(column, placements.shape[1])
-    full_offsets = np.zeros((len(prepared.black), 2), dtype=np.float32)
-    full_offsets[rows, 0] = (row_x + ox - prepared.fine.shift) / prepared.fine.scale
-    full_offsets[rows, 1] = (row_y + oy - prepared.fine.shift) / prepared.fine.scale
-    full = np.full(len(prepared.black), -2.0, dtype=np.float32)
-    full[rows] = total[picked, column]
-    full_parts = np.full((len(prepared.black), len(parts)), -2.0, dtype=np.float32)
-    full_parts[rows] = np.stack([scores[picked, column] for scores in parts], axis=1)
-    return full, full_parts, full_offsets
-
-
-def _clear(view: _ViewScores, prepared: _Prepared, p: IdentifyParams) -> bool:
-    """Whether one view alone names its best card beyond doubt: at ``min_score``, every part at
-    ``min_part_score``, ahead of every other card by ``one_view_lead`` x ``min_margin``."""
-    row_scores, row_parts, _ = view
-    card_scores = np.maximum.reduceat(row_scores, prepared.starts)
-    if len(card_scores) < 2:
-        return False
-    second, best = np.argpartition(card_scores, -2)[-2:]
-    best_row = int(prepared.starts[best]) + int(row_scores[prepared.rows_of[best]].argmax())
-    return bool(
-        card_scores[best] >= p.min_score
-        and card_scores[best] - max(float(card_scores[second]), 0.0) >= p.one_view_lead * p.min_margin
-        and row_parts[best_row].min() >= p.min_part_score
-    )
-
-
-def _reading(views: list[_ViewScores], prepared: _Prepared) -> IndexReading:
-    """The reading of one or both views (as warped, turned half round): each card at its best."""
-    both = np.stack([view[0] for view in views])  # (view, row)
+    view_scores = []
+    view_parts = []
+    view_offsets: list[FloatArray] = []
+    for view, (_, place), (fine_rows, _) in zip(greys, located, penalised, strict=True):
+        placements, (oy, ox) = _placements_near(view, place, prepared, p)
+        parts = _part_scores(placements, prepared.fine, matrices)
+        total = prepared.fine.parts[0].weight * parts[0]
+        for part, scores in zip(prepared.fine.parts[1:], parts[1:], strict=True):
+            total = total + part.weight * scores
+        total[fine_rows[rows]] -= p.colour_penalty
+        column = total.argmax(axis=1)
+        picked = np.arange(total.shape[0])
+        row_y, row_x = np.divmod(column, placements.shape[1])
+        full_offsets = np.zeros((len(prepared.black), 2), dtype=np.float32)
+        full_offsets[rows, 0] = (row_x + ox - prepared.fine.shift) / prepared.fine.scale
+        full_offsets[rows, 1] = (row_y + oy - prepared.fine.shift) / prepared.fine.scale
+        view_offsets.append(full_offsets)
+        full = np.full(len(prepared.black), -2.0, dtype=np.float32)
+        full[rows] = total[picked, column]
+        full_parts = np.full((len(prepared.black), len(parts)), -2.0, dtype=np.float32)
+        full_parts[rows] = np.stack([scores[picked, column] for scores in parts], axis=1)
+        view_scores.append(full)
+        view_parts.append(full_parts)
+    both = np.stack(view_scores)  # (view, row)
     all_rows = np.arange(both.shape[1])
     row_view = both.argmax(axis=0)
     row_scores = both[row_view, all_rows]
-    row_parts = np.stack([view[1] for view in views])[row_view, all_rows]  # (row, part)
+    row_parts = np.stack(view_parts)[row_view, all_rows]  # (row, part)
     card_scores = np.maximum.reduceat(row_scores, prepared.starts)
     # each card's best row: the first of its rows that reaches its best score
     first_best = np.where(row_scores >= card_scores[prepared.row_card], all_rows, len(all_rows))
@@ -547,7 +492,7 @@ def _reading(views: list[_ViewScores], prepared: _Prepared) -> IndexReading:
         parts=card_parts,
         per_view=np.maximum.reduceat(both, prepared.starts, axis=1),
         turn_lead=both[-1, card_rows] - both[0, card_rows],
-        offsets=np.stack([view[2][card_rows] for view in views]),
+        offsets=np.stack([offsets[card_rows] for offsets in view_offsets]),
     )
 
 

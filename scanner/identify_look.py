@@ -206,11 +206,7 @@ def look(
     pad = params.look_search_px
     best: LookResult | None = None
     for v, turned in enumerate((False,) if upright_only else (False, True)):
-        # a view the reader did not look at (a clear index as warped) has no offset: its own place
-        if offsets is None or v >= len(offsets):
-            dx, dy = 0, 0
-        else:
-            dx, dy = round(float(offsets[v][0])), round(float(offsets[v][1]))
+        dx, dy = (0, 0) if offsets is None else (round(float(offsets[v][0])), round(float(offsets[v][1])))
         fits = np.zeros(2, dtype=np.float64)
         for pair in pairs:
             x0, y0, x1, y1 = pair[0].box

@@ -117,10 +117,6 @@ class IdentifyParams:
     pair_margin: float = 0.3
     """A standard card whose two index corners each read it first, leading by this fraction of
     ``min_margin``, is named even when its overall lead is smaller (0: off)."""
-    one_view_lead: float = 1.5
-    """A standard card whose index as warped reads one card first at ``min_score``, every part at
-    ``min_part_score``, ahead of every other card by this many times ``min_margin``, is not read
-    turned half round too (its other corner would add nothing but time; 0: off)."""
     red_ink: float = 0.12
     """Redness of the ink (0..1) above which a region counts as printed in red."""
     black_ink: float = 0.03
@@ -301,7 +297,6 @@ class IdentifyParams:
             "min_part_score": (-1.0, 1.0),
             "min_margin": (0.0, 2.0),
             "pair_margin": (0.0, 1.0),
-            "one_view_lead": (0.0, 100.0),
             "wide_twin_margin": (0.0, 2.0),
             "look_highpass": (0.0, 20.0),
             "look_search_px": (0, 40),

@@ -66,38 +66,6 @@ def test_either_corner_index_is_enough() -> None:
         assert identify(bottom_hidden, templates, PARAMS).card == card
 
 
-def test_a_standard_index_read_clearly_as_warped_is_not_read_turned_too() -> None:
-    templates = Templates.builtin(DeckKind.OKTRIS)
-    both_views = replace(PARAMS, one_view_lead=0.0)
-    rng = np.random.default_rng(11)
-    one_view = 0
-    for card in expected_cards(DeckKind.OKTRIS):
-        for image in (face(card), camera_view(face(card), rng)):
-            reading = read_index(image, templates, PARAMS)
-            full = read_index(image, templates, both_views)
-            assert full.per_view.shape[0] == 2
-            best = int(np.argmax(reading.scores))
-            if reading.per_view.shape[0] == 1:
-                one_view += 1
-                lead = reading.scores[best] - np.delete(reading.scores, best).max()
-                assert lead >= PARAMS.one_view_lead * PARAMS.min_margin, f"{card}: lead {lead:.3f}"
-                assert not reading.turn_lead.any()
-            # read from one view or both, the same card comes first
-            assert reading.order[best] == full.order[int(np.argmax(full.scores))], f"{card}"
-            assert identify(image, templates, PARAMS).card == identify(image, templates, both_views).card
-    assert one_view > 0
-
-
-def test_a_card_whose_index_as_warped_is_hidden_is_read_turned_half_round() -> None:
-    templates = Templates.builtin(DeckKind.OKTRIS)
-    card = StdCard.parse("5D")
-    top_hidden = face(card).copy()
-    top_hidden[:100, :60] = (200, 200, 200)
-    reading = read_index(top_hidden, templates, PARAMS)
-    assert reading.per_view.shape[0] == 2
-    assert reading.order[int(np.argmax(reading.scores))] == card
-
-
 def test_an_octoplus_card_whose_centre_is_covered_is_read_from_its_corner_index() -> None:
     # a card of a fanned hand: only the strip with its top-left corner index shows
     templates = Templates.builtin(DeckKind.OCTOPLUS)
@@ -347,7 +315,6 @@ def test_an_index_at_another_size_matches_its_template_at_that_size(size: float)
         ("face_twin_score", float("nan")),
         ("centre_doubt_margin", 2.5),
         ("index_scale_about", 1.5),
-        ("one_view_lead", -0.5),
     ],
 )
 def test_parameters_out_of_range_name_the_field(field: str, value: object) -> None:
