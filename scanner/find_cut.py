@@ -32,7 +32,7 @@ from scanner.find_check import slanted_outline
 from scanner.find_geometry import Arr, FloatArray, fit_line, intersect, is_card_quad, order_corners
 from scanner.params import FindParams
 
-__all__ = ["CutCard", "cut_cards", "extend_side", "line_corners", "side_families", "two_lines"]
+__all__ = ["CutCard", "cut_cards", "quad_from_families", "side_families"]
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def side_families(
     return along, across
 
 
-def two_lines(
+def _two_lines(
     family: list[tuple[FloatArray, FloatArray]], dense: FloatArray
 ) -> list[tuple[FloatArray, FloatArray]]:
     """The family's sides as at most two lines (point, unit direction): the outermost two, or one
@@ -126,7 +126,7 @@ def two_lines(
     return out
 
 
-def line_corners(
+def _line_corners(
     first: list[tuple[FloatArray, FloatArray]], second: list[tuple[FloatArray, FloatArray]]
 ) -> FloatArray | None:
     """The four intersections of two pairs of lines, ordered canonically."""
@@ -154,6 +154,29 @@ def _clip(quad: FloatArray, w: int, h: int) -> FloatArray:
         if not poly:
             break
     return np.array(poly, dtype=np.float64).reshape(-1, 2)
+
+
+def quad_from_families(
+    families: tuple[list[tuple[FloatArray, FloatArray]], list[tuple[FloatArray, FloatArray]]] | None,
+    dense: FloatArray,
+    p: FindParams,
+) -> FloatArray | None:
+    """The whole card's corners from its sides in view split by direction (``side_families``):
+    two lines of one direction and one or two of the other, the missing side a card's length
+    from the one seen (``_extend_side``); ``None`` when the sides do not make a card."""
+    if families is None or not families[0] or not families[1]:
+        return None
+    first, second = (_two_lines(f, dense) for f in families)
+    if len(first) == 1 and len(second) == 2:
+        first, second = second, first
+    if len(first) != 2:
+        return None
+    if len(second) == 1:
+        extended = _extend_side(first, second[0], dense, p)
+        if extended is None:
+            return None
+        second = [second[0], extended]
+    return _line_corners(first, second)
 
 
 def cut_cards(contour: Arr, dense: FloatArray, shape: tuple[int, ...], p: FindParams) -> list[CutCard]:
@@ -188,20 +211,7 @@ def _from_polygon(
     sides = _sides_in_view(polygon, w, h, p)
     if len(sides) < 3:
         return None
-    families = side_families(sides, p)
-    if families is None or not families[0] or not families[1]:
-        return None
-    first, second = (two_lines(f, dense) for f in families)
-    if len(first) == 1 and len(second) == 2:
-        first, second = second, first
-    if len(first) != 2:
-        return None
-    if len(second) == 1:
-        extended = extend_side(first, second[0], dense, p)
-        if extended is None:
-            return None
-        second = [second[0], extended]
-    quad = line_corners(first, second)
+    quad = quad_from_families(side_families(sides, p), dense, p)
     if quad is None or not (
         is_card_quad(quad, p, p.lone_aspect_tolerance) or (p.slanted and slanted_outline(quad, p))
     ):
@@ -218,7 +228,7 @@ def _from_polygon(
     return CutCard(quad=quad, seen=seen)
 
 
-def extend_side(
+def _extend_side(
     pair: list[tuple[FloatArray, FloatArray]],
     single: tuple[FloatArray, FloatArray],
     points: FloatArray,

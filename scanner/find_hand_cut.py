@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from scanner.find_check import paper_border, side_support
-from scanner.find_cut import CutCard, extend_side, line_corners, side_families, two_lines
+from scanner.find_cut import CutCard, quad_from_families, side_families
 from scanner.find_geometry import Arr, FloatArray, holds, is_card_quad, poly_mask
 from scanner.find_work import Work
 from scanner.params import FindParams
@@ -104,20 +104,7 @@ def _from_polygon(polygon: FloatArray, dense: FloatArray, p: FindParams) -> Floa
     sides = _long_edges(polygon, p)
     if len(sides) < 3:
         return None
-    families = _card_sides(sides, p)
-    if families is None or not families[0] or not families[1]:
-        return None
-    first, second = (two_lines(f, dense) for f in families)
-    if len(first) == 1 and len(second) == 2:
-        first, second = second, first
-    if len(first) != 2:
-        return None
-    if len(second) == 1:
-        extended = extend_side(first, second[0], dense, p)
-        if extended is None:
-            return None
-        second = [second[0], extended]
-    quad = line_corners(first, second)
+    quad = quad_from_families(_card_sides(sides, p), dense, p)
     if quad is None or not is_card_quad(quad, p):
         return None
     return quad
