@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from scanner.find_check import slanted_outline
-from scanner.find_geometry import Arr, FloatArray, fit_line, intersect, is_card_quad, order_corners
+from scanner.find_geometry import Arr, FloatArray, fit_line, intersect, is_card_quad, line_turn, order_corners
 from scanner.params import FindParams
 
 __all__ = ["CutCard", "cut_cards", "quad_from_families", "side_families"]
@@ -74,11 +74,6 @@ def _angle(side: tuple[FloatArray, FloatArray]) -> float:
     return math.atan2(float(d[1]), float(d[0]))
 
 
-def _turn(a: float, b: float) -> float:
-    """The angle between two directions, as lines (0 to pi/2)."""
-    return abs((a - b + math.pi / 2) % math.pi - math.pi / 2)
-
-
 def side_families(
     sides: list[tuple[FloatArray, FloatArray]], p: FindParams
 ) -> tuple[list[tuple[FloatArray, FloatArray]], list[tuple[FloatArray, FloatArray]]] | None:
@@ -89,14 +84,14 @@ def side_families(
     lengths = [float(np.linalg.norm(b - a)) for a, b in sides]
     base = _angle(sides[int(np.argmax(lengths))])
     limit = math.radians(p.cut_square)
-    along = [s for s in sides if _turn(_angle(s), base) <= limit]
-    across = [s for s in sides if _turn(_angle(s), base) > limit]
+    along = [s for s in sides if line_turn(_angle(s), base) <= limit]
+    across = [s for s in sides if line_turn(_angle(s), base) > limit]
     if not across:
         return along, across
     other = _angle(max(across, key=lambda s: float(np.linalg.norm(s[1] - s[0]))))
-    if _turn(other, base) < math.radians(min(p.min_corner_angle, 180.0 - p.max_corner_angle)):
+    if line_turn(other, base) < math.radians(min(p.min_corner_angle, 180.0 - p.max_corner_angle)):
         return None
-    if any(_turn(_angle(s), other) > limit for s in across):
+    if any(line_turn(_angle(s), other) > limit for s in across):
         return None
     return along, across
 

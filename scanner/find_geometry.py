@@ -86,6 +86,11 @@ def holds(quad: FloatArray, point: FloatArray) -> bool:
     return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
 
 
+def line_turn(a: float, b: float) -> float:
+    """The angle between two undirected lines of angles ``a`` and ``b`` (radians), 0 to pi/2."""
+    return abs((a - b + math.pi / 2) % math.pi - math.pi / 2)
+
+
 def corner_angles(quad: FloatArray) -> FloatArray:
     """The interior angle at each corner, in degrees."""
     return np.array(_corner_angles(np.asarray(quad, dtype=np.float64).reshape(4, 2).tolist()))

@@ -95,8 +95,8 @@ def _holds(quad: FloatArray, points: FloatArray) -> bool:
     """Whether the quad, grown by 3% about its centre, holds 95% of ``points``: a card holds its
     part in view."""
     centre = quad.mean(axis=0)
-    grown = (centre + (quad - centre) * 1.03).astype(np.float32).reshape(-1, 1, 2)
-    inside = [cv2.pointPolygonTest(grown, (float(x), float(y)), False) >= 0 for x, y in points[::4]]
+    grown = centre + (quad - centre) * 1.03
+    inside = [holds(grown, point) for point in points[::4]]
     return bool(np.mean(inside) >= 0.95)
 
 

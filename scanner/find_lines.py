@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.find_geometry import Arr, FloatArray, intersect, is_card_quad, order_corners
+from scanner.find_geometry import Arr, FloatArray, intersect, is_card_quad, line_turn, order_corners
 from scanner.find_work import Work
 from scanner.params import FindParams
 
@@ -90,11 +90,6 @@ def _lines(work: Work, faint: Arr, p: FindParams) -> list[_Line]:
     return lines
 
 
-def _turn(a: float, b: float) -> float:
-    """Angle between two undirected line angles, in [0, pi/2]."""
-    return abs((a - b + math.pi / 2) % math.pi - math.pi / 2)
-
-
 def _whole(seen: FloatArray, cut_side: int, p: FindParams) -> FloatArray | None:
     """The whole card of which ``seen`` is the part in view, its side ``cut_side`` on the frame's
     border: its two sides that the border cuts are extended by the card's aspect.  ``None`` when
@@ -137,7 +132,7 @@ def line_cards(work: Work, faint: Arr, p: FindParams) -> list[LineCard]:
         for second in lines[i + 1 :]:
             if first.border and second.border:
                 continue
-            if _turn(first.angle, second.angle) > math.radians(p.line_parallel):
+            if line_turn(first.angle, second.angle) > math.radians(p.line_parallel):
                 continue
             normal = np.array([-first.direction[1], first.direction[0]])
             if abs(float((second.point - first.point) @ normal)) >= min_gap:
@@ -145,7 +140,7 @@ def line_cards(work: Work, faint: Arr, p: FindParams) -> list[LineCard]:
     out: list[tuple[float, LineCard]] = []
     for i, (l1, l2) in enumerate(pairs):
         for l3, l4 in pairs[i + 1 :]:
-            if _turn(l1.angle, l3.angle) < math.radians(90.0 - p.line_square):
+            if line_turn(l1.angle, l3.angle) < math.radians(90.0 - p.line_square):
                 continue
             if sum(line.border for line in (l1, l2, l3, l4)) > 1:
                 continue

@@ -24,6 +24,7 @@ import numpy as np
 
 from scanner.find_geometry import Arr, FloatArray
 from scanner.find_work import Work
+from scanner.identify_colour import grey
 from scanner.params import FindParams
 from scanner.templates import Templates
 from scanner.types import Image
@@ -32,11 +33,6 @@ from scorer.cards import Card
 __all__ = ["print_over"]
 
 log = logging.getLogger(__name__)
-
-
-def _grey(image: Image) -> Image:
-    """``image`` as one grey channel."""
-    return image if image.ndim == 2 else np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
 
 
 def _laid(face: Image, quad: FloatArray, origin: tuple[int, int], size: tuple[int, int]) -> FloatArray:
@@ -122,7 +118,7 @@ def print_over(
         spread = 0.0
         for k, card in ((i, ci), (j, cj)):
             if card not in faces:
-                faces[card] = _grey(templates.faces[card][0])
+                faces[card] = grey(templates.faces[card][0])
             laid = _laid(faces[card], quads[k], (int(x0), int(y0)), (int(x1 - x0), int(y1 - y0)))
             laid = _detail(laid, short, p)[sel]
             spread = max(spread, float(laid.std()))

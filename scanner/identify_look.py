@@ -52,7 +52,6 @@ _DIFFERENT = 2.0
 """Mean grey difference of two templates over a part from which the part tells them apart."""
 _SLACK = 4
 """Canonical pixels added to the search around a part: the glyph's larger sizes stick out."""
-"""Mean grey difference of two templates over a part from which the part tells them apart."""
 
 
 @dataclass(frozen=True)
