@@ -101,7 +101,7 @@ def make_work(image: Image, p: FindParams) -> Work:
     )
 
     blurred = cv2.medianBlur(grey, p.denoise_kernel) if p.denoise_kernel > 1 else grey
-    not_edges = cv2.bitwise_not(cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high), square))
+    not_edges = cv2.bitwise_not(cv2.dilate(_canny(blurred, p.canny_low, p.canny_high), square))
     # A global lightness split catches cards too large for the local table estimate.
     _t, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     bright = cv2.bitwise_and(bright, colourless)
@@ -139,12 +139,19 @@ class Faint:
 def make_faint(work: Work, p: FindParams) -> Faint:
     """The faint edges of ``work`` and the regions they enclose (leaks through gaps narrower
     than ``faint_open`` work pixels broken off)."""
-    edges = cv2.Canny(work.blurred, p.faint_canny_low, p.faint_canny_high)
+    edges = _canny(work.blurred, p.faint_canny_low, p.faint_canny_high)
     regions = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
     if p.faint_open > 1:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (p.faint_open, p.faint_open))
         regions = cv2.morphologyEx(regions, cv2.MORPH_OPEN, disc)
     return Faint(edges=np.asarray(edges), regions=np.asarray(regions))
+
+
+def _canny(grey: Arr, low: float, high: float) -> Arr:
+    """``cv2.Canny(grey, low, high)``, the same pixels, from its two Sobel derivatives taken in one
+    pass (``cv2.spatialGradient``, with Canny's own replicated border): cheaper than Canny's two."""
+    dx, dy = cv2.spatialGradient(grey, ksize=3, borderType=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.Canny(dx, dy, low, high))
 
 
 def _lighter_by(grey: Arr, background: Arr, margin: float) -> Arr:
@@ -173,11 +180,11 @@ def _fine_edges(smooth: Arr, clusters: Sequence[Arr], p: FindParams) -> Arr:
     smallest = p.min_part_area * p.min_card_area * h * w
     boxes = [b for b in boxes if b[2] * b[3] >= smallest]
     if sum(b[2] * b[3] for b in boxes) >= h * w // 2:
-        return np.asarray(cv2.Canny(smooth, p.split_canny_low, p.split_canny_high))
+        return _canny(smooth, p.split_canny_low, p.split_canny_high)
     for x, y, bw, bh in boxes:
         x0, y0 = max(0, x - p.fine_pad), max(0, y - p.fine_pad)
         x1, y1 = min(w, x + bw + p.fine_pad), min(h, y + bh + p.fine_pad)
-        part = cv2.Canny(smooth[y0:y1, x0:x1], p.split_canny_low, p.split_canny_high)
+        part = _canny(smooth[y0:y1, x0:x1], p.split_canny_low, p.split_canny_high)
         np.maximum(fine[y0:y1, x0:x1], part, out=fine[y0:y1, x0:x1])
     return fine
 

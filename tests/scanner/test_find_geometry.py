@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scanner.find_geometry import refine
-from scanner.find_work import make_work
+from scanner.find_work import make_faint, make_work
 from scanner.params import FindParams
 
 PARAMS = FindParams()
@@ -70,6 +70,41 @@ def test_work_image_split_is_the_card_pixels_less_the_widened_fine_edges() -> No
     # the rim cuts the card pixels into the visible parts of the two cards
     count, _labels = cv2.connectedComponents(work.split, connectivity=4)
     assert count - 1 >= 2
+
+
+def test_work_image_regions_and_faint_edges_are_those_of_canny_on_the_denoised_grey() -> None:
+    for seed in (5, 6):
+        img = _noisy_scene(seed)
+        work = make_work(img, PARAMS)
+        blurred = cv2.medianBlur(work.grey, PARAMS.denoise_kernel)
+        assert np.array_equal(work.blurred, blurred)
+        edges = cv2.Canny(blurred, PARAMS.canny_low, PARAMS.canny_high)
+        assert 0 < np.count_nonzero(edges) < edges.size // 4
+        expected = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+        assert np.array_equal(work.regions, expected)
+        faint = make_faint(work, PARAMS)
+        faint_edges = cv2.Canny(blurred, PARAMS.faint_canny_low, PARAMS.faint_canny_high)
+        assert np.array_equal(faint.edges, faint_edges)
+
+
+def test_work_image_fine_edges_in_a_card_box_are_canny_of_that_box() -> None:
+    img = np.empty((720, 1280, 3), np.uint8)
+    img[:] = (40, 100, 30)
+    cv2.rectangle(img, (400, 200), (600, 480), (235, 235, 235), -1)
+    cv2.rectangle(img, (470, 300), (560, 420), (170, 170, 170), 2)  # a print on the card
+    x, y, w, h = cv2.boundingRect(make_work(img, PARAMS).union_outlines[0])
+    pad = PARAMS.fine_pad
+    box = (slice(y - pad, y + h + pad), slice(x - pad, x + w + pad))
+    # dark lines on the table just inside the box's border, where a crop's own border matters
+    img[2 * (y - pad + 1) : 2 * (y - pad + 2), 300:700] = 20
+    img[300:600, 2 * (x - pad + 1) : 2 * (x - pad + 2)] = 20
+    work = make_work(img, PARAMS)
+    assert cv2.boundingRect(work.union_outlines[0]) == (x, y, w, h)
+    smooth = cv2.GaussianBlur(work.grey, (3, 3), 0)
+    expected = cv2.Canny(smooth[box], PARAMS.split_canny_low, PARAMS.split_canny_high)
+    assert np.count_nonzero(expected[:3]) > 0 and np.count_nonzero(expected[:, :3]) > 0
+    assert np.array_equal(work.fine[box], expected)
+    assert np.count_nonzero(work.fine) == np.count_nonzero(expected)  # nothing outside the box
 
 
 def _rectangle_frame(box: tuple[int, int, int, int]) -> npt.NDArray[np.uint8]:
