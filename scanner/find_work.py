@@ -152,8 +152,8 @@ def _canny(grey: Arr, low: float, high: float) -> Arr:
     pass (``cv2.spatialGradient``, with Canny's own replicated border).
 
     Cheaper than Canny's own two passes for a whole work image at the thresholds that outline
-    cards (about 0.1 ms of 1 ms); not for small boxes (the extra call costs more) nor for faint
-    thresholds (the many weak edges cost more from given derivatives)."""
+    cards (about 0.1 ms of 1 ms); not for small boxes (the extra call costs more), and not
+    measurably for the faint edges (their many weak edges dominate)."""
     dx, dy = cv2.spatialGradient(grey, ksize=3, borderType=cv2.BORDER_REPLICATE)
     return np.asarray(cv2.Canny(dx, dy, low, high))
 
