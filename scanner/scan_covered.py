@@ -52,6 +52,7 @@ import numpy.typing as npt
 from scanner.covered_read import (
     CornerReading,
     read_corner,
+    read_corner_searching,
     read_corner_shifting,
     read_corner_turning,
     turned,
@@ -98,7 +99,8 @@ class _Named:
     corner: FloatArray
     corners_read: int = 1
     moved: bool = False
-    """Read with the corner moved along its side (``read_corner_shifting``): a last resort."""
+    """Read with the corner moved along its side (``read_corner_shifting``) or its index looked
+    for farther around it (``read_corner_searching``): a last resort."""
 
 
 def _apart(a: FloatArray, b: FloatArray) -> float:
@@ -396,6 +398,7 @@ def read_covered(
     reads = 0
     turn_reads = 0
     shift_reads = 0
+    search_reads = 0
     named: list[_Named] = []
     probed: set[int] = set()
     labels: Image | None = None
@@ -443,26 +446,38 @@ def read_covered(
             reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, budget)
             turn_reads += extra
             at = proposal
+            first = reading
             if reading.card is None and p.shift_reads > shift_reads and not proposal.junction:
                 moved, at, extra = read_corner_shifting(
                     frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads
                 )
                 shift_reads += extra
                 reading = moved if moved is not None else reading
+            searched = False
+            if reading.card is None and p.search_reads > search_reads:
+                found, turn, extra = read_corner_searching(
+                    frame, quad / work.scale, first, templates, params, p.search_reads - search_reads
+                )
+                search_reads += extra
+                if found is not None:
+                    reading, angle, searched = found, turn, True
             if reading.card is not None:
                 fitted = _fit_size(at, short, work, params)
                 if angle != 0.0:
                     fitted = turned(fitted, angle)
-                named.append(_Named(fitted / work.scale, reading, at.point, moved=at is not proposal))
+                named.append(
+                    _Named(fitted / work.scale, reading, at.point, moved=searched or at is not proposal)
+                )
                 if k not in own_size:
                     votes[shorts.index(short)] += 1
                 break
     log.debug(
-        "covered: %d corners, %d read, %d read turned, %d read moved, %d named",
+        "covered: %d corners, %d read, %d read turned, %d read moved, %d searched, %d named",
         len(proposals),
         reads,
         turn_reads,
         shift_reads,
+        search_reads,
         len(named),
     )
     if not named:
