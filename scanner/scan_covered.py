@@ -27,7 +27,8 @@ index.  Here the index decides instead of the geometry:
    searched ``CoveredParams.search_px`` around its place); a corner that names nothing, as it
    lay or turned a few degrees, is read again moved back along the side it was found by
    (``read_corner_shifting``: a corner where an outline's straight run ends lies where the card
-   over it cuts that side, short of the card's own corner);
+   over it cuts that side, short of the card's own corner), and one still unclear is read with
+   its index looked for farther around it, turned farther (``read_corner_searching``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels);
