@@ -7,7 +7,9 @@ corner; ``read_corner`` names the card there when the index is clear (the
 ``read_corner_turning`` reads an unclear corner again turned a few degrees about its
 corner point, ``read_corner_shifting`` reads a corner that names nothing moved back
 along the side it was found by (where a straight run of an outline ends at the card
-over it, short of the covered card's own corner).  ``scanner.scan_covered`` reads
+over it, short of the covered card's own corner), and ``read_corner_searching`` reads
+a corner still unclear with its index looked for farther around its place, turned
+farther either way.  ``scanner.scan_covered`` reads
 the corners of a frame with these.
 """
 
@@ -33,6 +35,7 @@ __all__ = [
     "CornerReading",
     "corner_card_image",
     "read_corner",
+    "read_corner_searching",
     "read_corner_shifting",
     "read_corner_turning",
     "turned",
@@ -100,8 +103,16 @@ def _deck_margin(p: CoveredParams, deck: DeckKind) -> float:
     return p.octo_min_margin if deck is DeckKind.OCTOPLUS else p.min_margin
 
 
-def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams) -> CornerReading:
-    """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL).
+def read_corner(
+    frame: Image,
+    quad: FloatArray,
+    templates: Templates,
+    params: ScannerParams,
+    search_px: int | None = None,
+) -> CornerReading:
+    """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL),
+    looked for ``search_px`` (canonical card pixels; ``covered.search_px`` by default) around its
+    place.
 
     The card is named when the best card's score reaches ``covered.min_score``, leads the
     next by the deck's margin, each part reaches the deck's part threshold and it is a
@@ -113,7 +124,7 @@ def read_corner(frame: Image, quad: FloatArray, templates: Templates, params: Sc
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
     image = corner_card_image(frame, quad, params)
-    identify = _corner_params(params.identify, p.search_px, not octo)
+    identify = _corner_params(params.identify, p.search_px if search_px is None else search_px, not octo)
     reading = read_index(image, templates, identify, corner=octo, upright_only=True)
     order = np.argsort(-reading.scores)
     best = int(order[0])
@@ -225,3 +236,44 @@ def read_corner_shifting(
     if len(names) > 1:
         return None, proposal, reads
     return best, where, reads
+
+
+def read_corner_searching(
+    frame: Image,
+    quad: FloatArray,
+    first: CornerReading,
+    templates: Templates,
+    params: ScannerParams,
+    budget: int,
+) -> tuple[CornerReading | None, float, int]:
+    """Read the corner of ``quad`` (frame pixels) once more as a last resort, its index looked for
+    ``covered.search_wide_px`` around its place, turned by each of ``covered.search_turns`` about
+    the corner point, at most ``budget`` reads; ``first`` is the corner's reading as it lay.
+
+    Nothing is read when ``first`` scored below ``covered.search_min_score`` (no card's index
+    there).  Returns the reading kept (``None`` when none names a card), the turn it was read
+    at (degrees) and the number of reads made.  The best scored read is kept only when it names
+    the card ``first`` ranked first, leads its next card by the deck's margin plus
+    ``covered.search_lead``, and no other read names another card: a farther search is a wider
+    chance to be wrong.
+    """
+    p = params.covered
+    if budget <= 0 or first.score < p.search_min_score:
+        return None, 0.0, 0
+    lead = _deck_margin(p, templates.deck) + p.search_lead
+    best: CornerReading | None = None
+    angle = 0.0
+    reads = 0
+    names: set[Card] = set()
+    for degrees in p.search_turns:
+        if reads >= budget:
+            break
+        reads += 1
+        reading = read_corner(frame, turned(quad, degrees), templates, params, p.search_wide_px)
+        if reading.card is not None:
+            names.add(reading.card)
+        if best is None or reading.score > best.score:
+            best, angle = reading, degrees
+    if best is None or best.card != first.candidate or best.margin < lead or len(names) > 1:
+        return None, 0.0, reads
+    return best, angle, reads

@@ -27,7 +27,8 @@ index.  Here the index decides instead of the geometry:
    searched ``CoveredParams.search_px`` around its place); a corner that names nothing, as it
    lay or turned a few degrees, is read again moved back along the side it was found by
    (``read_corner_shifting``: a corner where an outline's straight run ends lies where the card
-   over it cuts that side, short of the card's own corner);
+   over it cuts that side, short of the card's own corner), and one still unclear is read with
+   its index looked for farther around it, turned farther (``read_corner_searching``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels);
@@ -52,6 +53,7 @@ import numpy.typing as npt
 from scanner.covered_read import (
     CornerReading,
     read_corner,
+    read_corner_searching,
     read_corner_shifting,
     read_corner_turning,
     turned,
@@ -98,7 +100,8 @@ class _Named:
     corner: FloatArray
     corners_read: int = 1
     moved: bool = False
-    """Read with the corner moved along its side (``read_corner_shifting``): a last resort."""
+    """Read with the corner moved along its side (``read_corner_shifting``) or its index looked
+    for farther around it (``read_corner_searching``): a last resort."""
 
 
 def _apart(a: FloatArray, b: FloatArray) -> float:
@@ -396,6 +399,7 @@ def read_covered(
     reads = 0
     turn_reads = 0
     shift_reads = 0
+    search_reads = 0
     named: list[_Named] = []
     probed: set[int] = set()
     labels: Image | None = None
@@ -443,26 +447,38 @@ def read_covered(
             reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, budget)
             turn_reads += extra
             at = proposal
+            first = reading
             if reading.card is None and p.shift_reads > shift_reads and not proposal.junction:
                 moved, at, extra = read_corner_shifting(
                     frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads
                 )
                 shift_reads += extra
                 reading = moved if moved is not None else reading
+            searched = False
+            if reading.card is None and p.search_reads > search_reads:
+                found, turn, extra = read_corner_searching(
+                    frame, quad / work.scale, first, templates, params, p.search_reads - search_reads
+                )
+                search_reads += extra
+                if found is not None:
+                    reading, angle, searched = found, turn, True
             if reading.card is not None:
                 fitted = _fit_size(at, short, work, params)
                 if angle != 0.0:
                     fitted = turned(fitted, angle)
-                named.append(_Named(fitted / work.scale, reading, at.point, moved=at is not proposal))
+                named.append(
+                    _Named(fitted / work.scale, reading, at.point, moved=searched or at is not proposal)
+                )
                 if k not in own_size:
                     votes[shorts.index(short)] += 1
                 break
     log.debug(
-        "covered: %d corners, %d read, %d read turned, %d read moved, %d named",
+        "covered: %d corners, %d read, %d read turned, %d read moved, %d searched, %d named",
         len(proposals),
         reads,
         turn_reads,
         shift_reads,
+        search_reads,
         len(named),
     )
     if not named:

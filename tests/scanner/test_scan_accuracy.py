@@ -65,8 +65,9 @@ def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(r
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 140 of the 162 visible cards (86.4%) are named right today, 33 of the 40 fan cards
-    # (82.5%), 37 of the 46 hand cards (80.4%: covered cards named from the index at a
+    # 141 of the 162 visible cards (87.0%) are named right today, 34 of the 40 fan cards
+    # (85.0%; scene_021's 4 from a corner still unclear, its index searched farther around
+    # it and turned up to 6 degrees), 37 of the 46 hand cards (80.4%: covered cards named from the index at a
     # visible corner, proposed also where a card's side inside a row meets the row's outline,
     # read at the size the index chooses where no card size is known, up to 64 corners read per
     # frame, an unclear one read again turned a few degrees or moved back along its side or
@@ -76,9 +77,9 @@ def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
     # identified, top cards first, are read again on their outline fitted anew); the goal is
     # the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.86
+    assert report.total.identified / report.total.visible >= 0.865
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.80
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.84
     hand = report.by_group["hand"]
     assert hand.visible > 0 and hand.identified / hand.visible >= 0.78
     pile = report.by_group["pile"]

@@ -12,6 +12,7 @@ from scanner import scan_covered
 from scanner.covered_read import (
     CornerReading,
     read_corner,
+    read_corner_searching,
     read_corner_shifting,
     read_corner_turning,
     turned,
@@ -449,6 +450,51 @@ def test_a_corner_proposed_along_its_side_is_named_when_read_moved_back(
         )[2]
         == 0
     )
+
+
+def test_a_corner_laid_off_its_index_is_named_when_searched_farther(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, truth = fanned
+    p = ScannerParams()
+    searched = 0
+    for card in truth.cards:
+        quad = np.asarray(card.corners, np.float64)
+        across = quad[1] - quad[0]
+        short = float(np.hypot(*across))
+        unit = across / short
+        for sign in (-1.0, 1.0):
+            # the card laid 5% of its short side off along that side and turned 5 degrees
+            askew = turned(quad + sign * 0.05 * short * unit, sign * 5.0)
+            first = read_corner(image, askew, templates, p)
+            reading, angle, reads = read_corner_searching(image, askew, first, templates, p, budget=8)
+            assert reading is None or reading.card == card.card  # a farther search names no other card
+            assert reads == (len(p.covered.search_turns) if first.score >= p.covered.search_min_score else 0)
+            if first.card is None and reading is not None:
+                searched += 1  # named only when searched farther
+                assert angle in p.covered.search_turns
+    assert searched >= 2
+    # no budget, or a corner scoring too low: no read
+    quad = np.asarray(truth.cards[0].corners, np.float64)
+    first = read_corner(image, quad, templates, p)
+    assert read_corner_searching(image, quad, first, templates, p, budget=0) == (None, 0.0, 0)
+    low = replace(first, score=p.covered.search_min_score - 0.01)
+    assert read_corner_searching(image, quad, low, templates, p, budget=8) == (None, 0.0, 0)
+
+
+def test_covered_search_params_are_validated() -> None:
+    with pytest.raises(ValueError, match=r"covered\.search_reads must be an int"):
+        CoveredParams(search_reads=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.search_turns"):
+        CoveredParams(search_turns=())
+    with pytest.raises(ValueError, match=r"covered\.search_turns"):
+        CoveredParams(search_turns=(20.0,))
+    with pytest.raises(ValueError, match=r"covered\.search_wide_px"):
+        CoveredParams(search_wide_px=41)
+    with pytest.raises(ValueError, match=r"covered\.search_min_score"):
+        CoveredParams(search_min_score=1.5)
+    with pytest.raises(ValueError, match=r"covered\.search_lead"):
+        CoveredParams(search_lead=-0.01)
 
 
 def test_covered_shift_params_are_validated() -> None:
