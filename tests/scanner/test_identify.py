@@ -327,3 +327,15 @@ def test_regions_must_lie_inside_the_card() -> None:
         Region(0, 0, 201, 10)
     with pytest.raises(ValueError, match="inside"):
         Region(10, 10, 10, 20)
+
+
+@pytest.mark.parametrize("card", [StdCard(7, Suit.HEARTS), StdCard(3, Suit.CLUBS), StdCard(1, Suit.SPADES)])
+def test_a_card_turned_half_round_reads_the_same_with_its_two_views_swapped(card: StdCard) -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    image = camera_view(face(card), np.random.default_rng(card.rank))
+    upright = read_index(image, templates, PARAMS)
+    turned = read_index(np.ascontiguousarray(image[::-1, ::-1]), templates, PARAMS)
+    assert upright.order[int(np.argmax(upright.scores))] == card
+    np.testing.assert_allclose(turned.per_view, upright.per_view[::-1], atol=1e-5)
+    np.testing.assert_allclose(turned.scores, upright.scores, atol=1e-5)
+    np.testing.assert_allclose(turned.turn_lead, -upright.turn_lead, atol=1e-5)
