@@ -52,7 +52,7 @@ def rednesses(bgrs: list[Image], params: IdentifyParams) -> list[float]:
     lightness = summed.astype(np.float32)
     count = max(1, round(params.ink_quantile * lightness.shape[1]))
     darkest = np.argpartition(lightness, count - 1, axis=1)[:, :count]
-    ink = np.take_along_axis(pixels, darkest[..., None], axis=1).astype(np.float32)
+    ink = pixels[np.arange(len(bgrs))[:, None], darkest].astype(np.float32)
     red = ink[..., 2] - np.maximum(ink[..., 0], ink[..., 1])
     # each row's mean as ``redness`` takes it, then scaled and clipped as there
     return [min(max(float(mean / 255.0), 0.0), 1.0) for mean in red.mean(axis=1)]
