@@ -445,21 +445,25 @@ def read_index(
     greys = [grey(window) for window in views]
     # per view, the rows that lose colour_penalty: black cards on red ink; in a colour
     # photo (a grey one shows red ink grey) red cards on black ink; whether the photo is in
-    # colour is judged only when a view's ink is black (a card view then warps its sample)
+    # colour is judged only when a view's ink is black: from the ink boxes already cut when
+    # they show colour together, else from a sample of the whole card (a card view then warps it)
+    x0, y0, x1, y1 = prepared.ink_box
+    inks = [_small(window[y0:y1, x0:x1], prepared) for window in views] if image.ndim == 3 else []
     colour: list[bool] = []
 
     def in_colour() -> bool:
         if not colour:
-            colour.append(image.ndim == 3 and sample_chroma(card_sample(image)) >= p.colour_present)
+            colour.append(
+                image.ndim == 3
+                and (
+                    sample_chroma(np.concatenate(inks)) >= p.colour_present
+                    or sample_chroma(card_sample(image)) >= p.colour_present
+                )
+            )
         return colour[0]
 
     penalised: list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]] = []
-    x0, y0, x1, y1 = prepared.ink_box
-    reds = (
-        rednesses([_small(window[y0:y1, x0:x1], prepared) for window in views], p)
-        if image.ndim == 3
-        else [0.0] * len(views)
-    )
+    reds = rednesses(inks, p) if inks else [0.0] * len(views)
     for red in reds:
         if p.colour_penalty > 0 and red > p.red_ink:
             penalised.append((prepared.black, prepared.coarse_black))
