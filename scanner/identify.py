@@ -293,9 +293,9 @@ def _spade_or_club(
     other = second if named == best else best
     return Identification(
         card=card,
-        confidence=float(np.clip(reading.scores[named], 0.0, 1.0)),
+        confidence=_unit(float(reading.scores[named])),
         runner_up=reading.order[other],
-        runner_up_confidence=float(np.clip(reading.scores[other], 0.0, 1.0)),
+        runner_up_confidence=_unit(float(reading.scores[other])),
         candidate=card,
         turned=bool(reading.turn_lead[named] > p.min_margin),
         part_scores=tuple(float(v) for v in reading.parts[named]),
@@ -449,9 +449,9 @@ def _decide(
         turned = bool(reading.turn_lead[best] > lead)
     return Identification(
         card=candidate if accepted else None,
-        confidence=float(np.clip(best_score, 0.0, 1.0)),
+        confidence=_unit(best_score),
         runner_up=reading.order[second] if second is not None else None,
-        runner_up_confidence=float(np.clip(second_score, 0.0, 1.0)),
+        runner_up_confidence=_unit(second_score),
         candidate=candidate,
         turned=turned,
         part_scores=part_scores,
@@ -472,6 +472,11 @@ def _index_names(
         and min(float(v) for v in reading.parts[best]) >= least_part
         and in_deck(reading.order[best], deck)
     )
+
+
+def _unit(score: float) -> float:
+    """``score`` clipped to 0..1 (as ``np.clip`` would, without its dispatch on a scalar)."""
+    return min(max(score, 0.0), 1.0)
 
 
 def _top_two(scores: npt.NDArray[np.float32]) -> tuple[int, int | None]:

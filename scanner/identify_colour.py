@@ -40,6 +40,24 @@ def redness(bgr: Image, params: IdentifyParams) -> float:
     return float(np.clip(red.mean() / 255.0, 0.0, 1.0))
 
 
+def rednesses(bgrs: list[Image], params: IdentifyParams) -> list[float]:
+    """``redness`` of each of ``bgrs``, the same values; crops of one shape are taken together
+    (each crop's darkest pixels chosen along its own row of one array)."""
+    first = bgrs[0] if bgrs else None
+    if first is None or first.ndim != 3 or first.size == 0 or any(b.shape != first.shape for b in bgrs):
+        return [redness(bgr, params) for bgr in bgrs]
+    pixels = np.stack(bgrs).reshape(len(bgrs), -1, 3)
+    summed = np.add(pixels[..., 0], pixels[..., 1], dtype=np.uint16)
+    summed += pixels[..., 2]
+    lightness = summed.astype(np.float32)
+    count = max(1, round(params.ink_quantile * lightness.shape[1]))
+    darkest = np.argpartition(lightness, count - 1, axis=1)[:, :count]
+    ink = pixels[np.arange(len(bgrs))[:, None], darkest].astype(np.float32)
+    red = ink[..., 2] - np.maximum(ink[..., 0], ink[..., 1])
+    # each row's mean as ``redness`` takes it, then scaled and clipped as there
+    return [min(max(float(mean / 255.0), 0.0), 1.0) for mean in red.mean(axis=1)]
+
+
 CHROMA_STEP = 4
 """``chroma`` looks at every 4th pixel of every 4th row."""
 
@@ -64,4 +82,4 @@ def is_black(card: Card, image: Image, area: Region, params: IdentifyParams) -> 
     return redness(image[area.y0 : area.y1, area.x0 : area.x1], params) <= params.red_ink
 
 
-__all__ = ["CHROMA_STEP", "chroma", "grey", "is_black", "redness", "sample_chroma"]
+__all__ = ["CHROMA_STEP", "chroma", "grey", "is_black", "redness", "rednesses", "sample_chroma"]

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scanner.identify_colour import grey, is_black, redness, sample_chroma
+from scanner.identify_colour import grey, is_black, rednesses, sample_chroma
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
 from scanner.identify_view import CardView, card_box, card_sample
 from scanner.templates import Templates
@@ -280,30 +280,42 @@ def _windows(card: Image | CardView, area: Region, pad: int) -> list[Image]:
     return [upright, np.asarray(cv2.rotate(turned, cv2.ROTATE_180), dtype=np.uint8)]
 
 
-def _shifted(grey: Image, level: _Level) -> FloatArray:
-    """Every placement of the area inside the resampled window: shape (ky, kx, h, w)."""
+def _shifted(greys: list[Image], level: _Level) -> FloatArray:
+    """Every placement of the area inside each resampled window: shape (view, ky, kx, h, w).
+
+    Two windows (the card as warped and turned half round) are resampled and smoothed as the
+    two channels of one image: one call of each filter instead of two.
+    """
     h, w = level.shape
     size = (w + 2 * level.shift, h + 2 * level.shift)
-    small = _smooth(grey, size, level.blur, level.highpass)
-    # sliding_window_view(small, (h, w)), built directly on the buffer of ``small`` (a new
-    # array of its own: the argument checks of sliding_window_view and as_strided cost more
-    # than the view)
-    shape = (small.shape[0] - h + 1, small.shape[1] - w + 1, h, w)
-    small = np.ascontiguousarray(small)
-    view: FloatArray = np.ndarray(shape, small.dtype, buffer=small, strides=small.strides * 2)
+    image = greys[0] if len(greys) == 1 else np.asarray(cv2.merge(greys), dtype=np.uint8)
+    small = np.ascontiguousarray(_smooth(image, size, level.blur, level.highpass))
+    # sliding_window_view(small, (h, w)) per channel, built directly on the buffer of ``small``
+    # (a new array of its own: the argument checks of sliding_window_view and as_strided cost
+    # more than the view)
+    rows, cols = small.shape[:2]
+    across, down = small.strides[1], small.strides[0]
+    shape = (len(greys), rows - h + 1, cols - w + 1, h, w)
+    strides = (small.itemsize, down, across, down, across)
+    view: FloatArray = np.ndarray(shape, small.dtype, buffer=small, strides=strides)
     view.flags.writeable = False
     return view
 
 
 def _part_scores(
-    placements: FloatArray, level: _Level, matrices: list[FloatArray] | None = None
+    placements: list[FloatArray], level: _Level, matrices: list[FloatArray] | None = None
 ) -> list[FloatArray]:
     """Per part: correlation of every template row (or of each part's rows ``matrices``, chosen
-    from its matrix) with every placement (columns)."""
+    from its matrix) with every placement of ``placements`` (columns, the arrays' placements one
+    after the other)."""
     out = []
     for k, part in enumerate(level.parts):
         x0, y0, x1, y1 = part.box
-        patches = placements[..., y0:y1, x0:x1].reshape(-1, (y1 - y0) * (x1 - x0))
+        size = (y1 - y0) * (x1 - x0)
+        if len(placements) == 1:
+            patches = placements[0][..., y0:y1, x0:x1].reshape(-1, size)
+        else:
+            patches = np.concatenate([each[..., y0:y1, x0:x1].reshape(-1, size) for each in placements])
         matrix = part.matrix if matrices is None else matrices[k]
         # the template rows are zero-mean: a patch's mean adds nothing to the product, so the
         # raw patches are multiplied and each column divided by its patch's centred norm
@@ -340,30 +352,34 @@ def _products(rows: FloatArray, patches: FloatArray) -> FloatArray:
     return np.asarray(np.concatenate(blocks), dtype=np.float32)
 
 
-def _scores(placements: FloatArray, level: _Level) -> FloatArray:
-    """Weighted correlation of every template row (rows) with every placement (columns)."""
-    parts = _part_scores(placements, level)
+def _weighted(parts: list[FloatArray], level: _Level) -> FloatArray:
+    """The parts' correlations weighted and summed."""
     total = level.parts[0].weight * parts[0]
     for part, scores in zip(level.parts[1:], parts[1:], strict=True):
         total = total + part.weight * scores
     return total
 
 
-def _locate(grey: Image, prepared: _Prepared) -> tuple[FloatArray, tuple[int, int]]:
-    """Coarse pass: every coarse row's best score over every placement, and the best placement."""
+def _locate(greys: list[Image], prepared: _Prepared) -> list[tuple[FloatArray, tuple[int, int]]]:
+    """Coarse pass, per view: every coarse row's best score over every placement, and the best
+    placement."""
     coarse = prepared.coarse
-    shifted = _shifted(grey, coarse)
-    scores = _scores(shifted, coarse)
-    best = int(scores.max(axis=0).argmax())
-    dy, dx = divmod(best, shifted.shape[1])
-    return scores.max(axis=1), (dy, dx)
+    shifted = _shifted(greys, coarse)
+    views, down, across = shifted.shape[:3]
+    scores = _weighted(_part_scores([shifted], coarse), coarse).reshape(-1, views, down * across)
+    best = scores.max(axis=0).argmax(axis=1)
+    located = []
+    for v in range(views):
+        dy, dx = divmod(int(best[v]), across)
+        located.append((scores[:, v].max(axis=1), (dy, dx)))
+    return located
 
 
 def _placements_near(
-    grey: Image, place: tuple[int, int], prepared: _Prepared, params: IdentifyParams
+    shifted: FloatArray, place: tuple[int, int], prepared: _Prepared, params: IdentifyParams
 ) -> tuple[FloatArray, tuple[int, int]]:
-    """The fine placements within ``refine_px`` of a coarse placement, and the first one's
-    ``(y, x)`` among every fine placement."""
+    """The fine placements (of one view's ``shifted``) within ``refine_px`` of a coarse
+    placement, and the first one's ``(y, x)`` among every fine placement."""
     coarse, fine = prepared.coarse, prepared.fine
     ratio = fine.scale / coarse.scale
     cy = fine.shift + round((place[0] - coarse.shift) * ratio)
@@ -371,7 +387,7 @@ def _placements_near(
     top = 2 * fine.shift
     y0, y1 = max(0, cy - params.refine_px), min(top, cy + params.refine_px) + 1
     x0, x1 = max(0, cx - params.refine_px), min(top, cx + params.refine_px) + 1
-    return _shifted(grey, fine)[y0:y1, x0:x1], (y0, x0)
+    return shifted[y0:y1, x0:x1], (y0, x0)
 
 
 def _shortlist(coarse_best: FloatArray, prepared: _Prepared, size: int) -> npt.NDArray[np.intp]:
@@ -429,39 +445,52 @@ def read_index(
     greys = [grey(window) for window in views]
     # per view, the rows that lose colour_penalty: black cards on red ink; in a colour
     # photo (a grey one shows red ink grey) red cards on black ink; whether the photo is in
-    # colour is judged only when a view's ink is black (a card view then warps its sample)
+    # colour is judged only when a view's ink is black: from the ink boxes already cut when
+    # they show colour together, else from a sample of the whole card (a card view then warps it)
+    x0, y0, x1, y1 = prepared.ink_box
+    inks = [_small(window[y0:y1, x0:x1], prepared) for window in views] if image.ndim == 3 else []
     colour: list[bool] = []
 
     def in_colour() -> bool:
         if not colour:
-            colour.append(image.ndim == 3 and sample_chroma(card_sample(image)) >= p.colour_present)
+            colour.append(
+                image.ndim == 3
+                and (
+                    sample_chroma(np.concatenate(inks)) >= p.colour_present
+                    or sample_chroma(card_sample(image)) >= p.colour_present
+                )
+            )
         return colour[0]
 
     penalised: list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]] = []
-    for window in views:
-        x0, y0, x1, y1 = prepared.ink_box
-        red = redness(_small(window[y0:y1, x0:x1], prepared), p) if image.ndim == 3 else 0.0
+    reds = rednesses(inks, p) if inks else [0.0] * len(views)
+    for red in reds:
         if p.colour_penalty > 0 and red > p.red_ink:
             penalised.append((prepared.black, prepared.coarse_black))
         elif p.colour_penalty > 0 and red < p.black_ink and in_colour():
             penalised.append((~prepared.black, ~prepared.coarse_black))
         else:
             penalised.append((np.zeros_like(prepared.black), np.zeros_like(prepared.coarse_black)))
-    located = [_locate(view, prepared) for view in greys]
+    located = _locate(greys, prepared)
     coarse_best = np.full(len(prepared.coarse_black), -2.0, dtype=np.float32)
     for (scores, _), (_, coarse_rows) in zip(located, penalised, strict=True):
         coarse_best = np.maximum(coarse_best, scores - p.colour_penalty * coarse_rows)
     rows = _shortlist(coarse_best, prepared, p.shortlist)
     matrices = [part.matrix[rows] for part in prepared.fine.parts]  # the same rows for both views
+    shifted = _shifted(greys, prepared.fine)
+    near = [_placements_near(shifted[v], place, prepared, p) for v, (_, place) in enumerate(located)]
+    # both views' placements matched in one product per part, then split by view
+    every_part = _part_scores([placements for placements, _ in near], prepared.fine, matrices)
+    every_total = _weighted(every_part, prepared.fine)
     view_scores = []
     view_parts = []
     view_offsets: list[FloatArray] = []
-    for view, (_, place), (fine_rows, _) in zip(greys, located, penalised, strict=True):
-        placements, (oy, ox) = _placements_near(view, place, prepared, p)
-        parts = _part_scores(placements, prepared.fine, matrices)
-        total = prepared.fine.parts[0].weight * parts[0]
-        for part, scores in zip(prepared.fine.parts[1:], parts[1:], strict=True):
-            total = total + part.weight * scores
+    start = 0
+    for (placements, (oy, ox)), (fine_rows, _) in zip(near, penalised, strict=True):
+        end = start + placements.shape[0] * placements.shape[1]
+        parts = [scores[:, start:end] for scores in every_part]
+        total = every_total[:, start:end]
+        start = end
         total[fine_rows[rows]] -= p.colour_penalty
         column = total.argmax(axis=1)
         picked = np.arange(total.shape[0])

@@ -158,6 +158,22 @@ def test_red_cards_lose_the_colour_penalty_on_black_ink_in_a_colour_photo_only()
         )
 
 
+def test_a_colour_photo_with_colourless_index_corners_is_judged_by_the_whole_card() -> None:
+    full = Templates.builtin(DeckKind.OKTRIS)
+    red_only = Templates(DeckKind.OKTRIS, {c: v for c, v in full.faces.items() if c.suit.is_red})  # type: ignore[union-attr]
+    loose = replace(PARAMS, min_margin=0.0, min_score=-1.0, min_part_score=-1.0)
+    no_rule = replace(loose, black_ink=0.0)
+    for text in ("7S", "3C"):
+        warm = np.clip(face(StdCard.parse(text)).astype(np.int16) + np.array([-6, 0, 8], np.int16), 0, 255)
+        warm = warm.astype(np.uint8)
+        # both index corners without colour: only the rest of the card shows that the photo is in colour
+        for corner in (warm[:100, :60], warm[-100:, -60:]):
+            corner[:] = cv2.cvtColor(cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        with_rule = identify(warm, red_only, loose).confidence
+        without = identify(warm, red_only, no_rule).confidence
+        assert with_rule == pytest.approx(max(0.0, without - PARAMS.colour_penalty), abs=0.02)
+
+
 def test_a_grey_photo_of_a_red_card_is_still_read() -> None:
     templates = Templates.builtin(DeckKind.OKTRIS)
     for text in ("5H", "AD", "8H"):
@@ -327,3 +343,15 @@ def test_regions_must_lie_inside_the_card() -> None:
         Region(0, 0, 201, 10)
     with pytest.raises(ValueError, match="inside"):
         Region(10, 10, 10, 20)
+
+
+@pytest.mark.parametrize("card", [StdCard(7, Suit.HEARTS), StdCard(3, Suit.CLUBS), StdCard(1, Suit.SPADES)])
+def test_a_card_turned_half_round_reads_the_same_with_its_two_views_swapped(card: StdCard) -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    image = camera_view(face(card), np.random.default_rng(card.rank))
+    upright = read_index(image, templates, PARAMS)
+    turned = read_index(np.ascontiguousarray(image[::-1, ::-1]), templates, PARAMS)
+    assert upright.order[int(np.argmax(upright.scores))] == card
+    np.testing.assert_allclose(turned.per_view, upright.per_view[::-1], atol=1e-5)
+    np.testing.assert_allclose(turned.scores, upright.scores, atol=1e-5)
+    np.testing.assert_allclose(turned.turn_lead, -upright.turn_lead, atol=1e-5)
