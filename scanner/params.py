@@ -144,6 +144,9 @@ class FindParams:
         top_refit_reach: ... nor one that lies this far from it (another card's outline, not
             this card's put right).
         top_refit_max: most cards fitted again per frame.
+        top_refit_pile: a card fitted again that names none there is fitted once more over the
+            whole pile it lies in (the outlines overlapping it): the card on top of a pile is the
+            one whose whole outline shows.
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -299,6 +302,7 @@ class FindParams:
     top_refit_same: float = 0.25
     top_refit_moved: float = 0.05
     top_refit_reach: float = 0.35
+    top_refit_pile: bool = True
     top_refit_max: int = 4
     refine_radius: int = 4
     refine_min_points: float = 0.5
