@@ -332,6 +332,8 @@ def refit_in_pile(
     if own_short < 4:
         return None
     points = np.concatenate(pile).astype(np.float32)
+    if short is None:
+        points = np.concatenate([points, _cluster(quad, work)])
     hull = cv2.convexHull(points).reshape(-1, 2).astype(np.float64)
     centre = hull.mean(axis=0)
     radius = float(np.linalg.norm(hull - centre, axis=1).mean())
@@ -348,8 +350,18 @@ def refit_in_pile(
         step = 1.0 + 2.0 * p.top_refit_size_step
         ladder = low * step ** np.arange(1, int(math.log(largest / low) / math.log(step)) + 1)
         widths = np.concatenate([widths, ladder])
-    best = _fit_within(grown, angles, widths, work, p)
+    best = _fit_within(grown, angles, widths, work, p, p.top_refit_near_best if short is None else None)
     return None if best is None else best[1]
+
+
+def _cluster(quad: FloatArray, work: Work) -> FloatArray:
+    """The outline points (float32, Nx2) of the cluster of touching cards (``work.union``) that
+    holds ``quad``'s centre; none when no cluster does."""
+    centre = (float(quad[:, 0].mean()), float(quad[:, 1].mean()))
+    for outline in work.union_outlines:
+        if cv2.pointPolygonTest(outline, centre, False) >= 0:
+            return np.asarray(outline.reshape(-1, 2), np.float32)
+    return np.zeros((0, 2), np.float32)
 
 
 def _direction(quad: FloatArray) -> float:
@@ -369,7 +381,12 @@ def _widths(own_short: float, short: float | None, p: FindParams) -> FloatArray:
 
 
 def _fit_within(
-    region: FloatArray, directions: list[float], widths: FloatArray, work: Work, p: FindParams
+    region: FloatArray,
+    directions: list[float],
+    widths: FloatArray,
+    work: Work,
+    p: FindParams,
+    near_best: float | None = None,
 ) -> tuple[float, FloatArray] | None:
     """The rectangle of one of the ``widths`` (short sides, card aspect) inside the convex
     ``region`` whose four sides show best as edges, turned at most ``top_refit_turn`` degrees
@@ -390,6 +407,7 @@ def _fit_within(
     total = np.hypot(gx, gy)
     steps = int(p.top_refit_turn // p.top_refit_turn_step)
     best: tuple[float, FloatArray] | None = None
+    by_size: dict[int, tuple[float, FloatArray]] = {}
     for base in directions:
         for k in range(-steps, steps + 1):
             angle = base + math.radians(k * p.top_refit_turn_step)
@@ -411,19 +429,31 @@ def _fit_within(
                 )
             runs = _running_sums(grids[0], grids[1])
             tried: set[tuple[int, int]] = set()  # sizes that round alike give the same rectangle
-            for width in widths:
+            for size, width in enumerate(widths):
                 for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
                     cells = (round(wide), round(tall))
                     if cells in tried:
                         continue
                     tried.add(cells)
                     shown, u0, v0 = _best_rectangle(runs[0], runs[1], cells[0], cells[1])
-                    if shown > 0 and (best is None or shown > best[0]):
-                        a0, a1 = lu + u0, lu + u0 + cells[0]
-                        b0, b1 = lv + v0, lv + v0 + cells[1]
-                        rect = np.array([u * a0 + v * b0, u * a1 + v * b0, u * a1 + v * b1, u * a0 + v * b1])
+                    if shown <= 0 or (size in by_size and shown <= by_size[size][0]):
+                        continue
+                    a0, a1 = lu + u0, lu + u0 + cells[0]
+                    b0, b1 = lv + v0, lv + v0 + cells[1]
+                    rect = np.array([u * a0 + v * b0, u * a1 + v * b0, u * a1 + v * b1, u * a0 + v * b1])
+                    by_size[size] = (shown, rect)
+                    if best is None or shown > best[0]:
                         best = (shown, rect)
-    return best
+    if best is None or near_best is None:
+        return best
+    # a card's print holds smaller card-shaped outlines: of the sizes that show
+    # nearly as well as the best and holding it, the largest
+    held = [
+        k
+        for k, (shown, rect) in by_size.items()
+        if shown >= near_best * best[0] and _inside(best[1], rect, -p.top_inset).all()
+    ]
+    return by_size[max(held)] if held else best
 
 
 def outline_distance(a: FloatArray, b: FloatArray) -> float:
