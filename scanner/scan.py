@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from scanner.find import FoundCard, find_cards, other_way
-from scanner.find_geometry import FloatArray, as_quad, order_corners, side_lengths
+from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
 from scanner.find_top import outline_distance, overlapping, refit_in_pile, refit_outline, top_flags
 from scanner.find_top_print import print_over
 from scanner.find_work import Work, make_work
@@ -240,9 +240,10 @@ class Scanner:
         whole: set[int],
     ) -> None:
         """For each pile (the outlines overlapping a card of ``targets`` still not identified),
-        once: the outline ``refit_in_pile`` fits over it read again, unless it is a named card's;
-        a card so named takes the place, in ``out``, of the pile's unnamed outline nearest it,
-        and its ``id`` joins ``whole``."""
+        once: the outline ``refit_in_pile`` fits over it read again, unless it is a named card's
+        or names the card of a named outline holding its centre (that card read again a little
+        off); a card so named takes the place, in ``out``, of the pile's unnamed outline nearest
+        it, and its ``id`` joins ``whole``."""
         p = self.params.find
         pairs = overlapping(quads, p)
         tried: set[frozenset[int]] = set()
@@ -265,9 +266,13 @@ class Scanner:
             if outline_distance(rect, quads[j]) < p.top_refit_moved * side_lengths(rect)[0]:
                 continue  # that outline was read already
             again = self._read_at(frame, work, rect)
-            if again is not None:
-                out[j] = again
-                whole.add(id(again))
+            centre = rect.mean(axis=0) / work.scale
+            if again is None or any(
+                d.card == again.card and holds(np.asarray(d.corners, np.float64), centre) for d in out
+            ):
+                continue  # nothing read, or a named card read again a little off its outline
+            out[j] = again
+            whole.add(id(again))
 
     def _refit_one(
         self, frame: Image, work: Work, quads: list[FloatArray], k: int, short: float | None
