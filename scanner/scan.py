@@ -201,8 +201,9 @@ class Scanner:
         first: a top card's outline often takes in the cards peeking out under it) read again
         on the outline ``scanner.find_top.refit_outline`` fits to it, where that outline differs
         from the card's own but not by much (``top_refit_moved``, ``top_refit_reach``), is not
-        another detection's (``top_refit_same``) and names a card; the ``id`` of each card so
-        named joins ``whole``.
+        another detection's (``top_refit_same``) and names a card; then, with
+        ``top_refit_pile``, the piles of the cards still not named are fitted over as a whole
+        (``_refit_piles``).  The ``id`` of each card so named joins ``whole``.
 
         The card size is calibration's, else the median short side of the cards named, else
         unknown (a range of sizes is tried).
