@@ -17,7 +17,10 @@ identified that is clearly smaller than the named cards (print, or a part of a
 card outlined alone) lies over none of them.  A top card that was
 not identified often has an outline that takes in the cards peeking out under
 it, so its outline is fitted again to the strongest outline of a card's size
-nearby (``refit_outline``) before it is read once more.
+nearby (``refit_outline``) before it is read once more; where that names nothing,
+the outline is fitted over the whole pile the card lies in (``refit_in_pile``):
+of a pile only the card on top shows its whole outline, the others are cut by
+the cards over them.
 """
 
 from __future__ import annotations
@@ -307,22 +310,94 @@ def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | No
     own_short, _ = side_lengths(quad)
     if own_short < 4:
         return None
-    if short is None:
-        low, high = p.top_refit_sizes
-        widths = np.arange(low, high + 1e-9, p.top_refit_size_step) * own_short
-    else:
-        band = p.top_refit_size_band
-        widths = np.arange(1.0 - band, 1.0 + band + 1e-9, p.top_refit_size_step) * short
     centre = quad.mean(axis=0)
     radius = np.linalg.norm(quad - centre, axis=1).mean()
     grown = centre + (quad - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
+    best = _fit_within(grown, [_direction(quad)], _widths(own_short, short, p), work, p)
+    return None if best is None else best[1]
+
+
+def refit_in_pile(
+    quad: FloatArray, pile: list[FloatArray], work: Work, p: FindParams, short: float | None
+) -> FloatArray | None:
+    """Like ``refit_outline``, over the whole pile ``quad`` lies in: the outline of a card's size
+    whose four sides show best as edges within the hull of ``pile`` (the outlines overlapping
+    ``quad``, ``quad`` among them) grown by ``top_refit_grow``, turned at most ``top_refit_turn``
+    degrees from any of them.  Of a pile, only the card on top shows its whole outline: the
+    others are cut by the cards over them.  The sizes are ``refit_outline``'s (from the pile's
+    largest outline when the card size is not known) and, where the outlines found are parts of
+    cards, larger ones up to the short side of the smallest rectangle holding the pile, in steps
+    of twice ``top_refit_size_step``.  ``None`` when nothing there can hold a card."""
+    own_short = max(side_lengths(q)[0] for q in pile)
+    if own_short < 4:
+        return None
+    points = np.concatenate(pile).astype(np.float32)
+    if short is None:
+        points = np.concatenate([points, _cluster(quad, work)])
+    hull = cv2.convexHull(points).reshape(-1, 2).astype(np.float64)
+    centre = hull.mean(axis=0)
+    radius = float(np.linalg.norm(hull - centre, axis=1).mean())
+    grown = centre + (hull - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
+    angles: list[float] = []
+    for q in pile:
+        a = _direction(q)
+        if all(abs(math.remainder(a - b, math.pi / 2)) > math.radians(p.top_refit_turn_step) for b in angles):
+            angles.append(a)
+    widths = _widths(own_short, short, p)
+    (_, (rw, rh), _) = cv2.minAreaRect(points)
+    largest, low = min(rw, rh), float(widths.max())
+    if largest > low:
+        step = 1.0 + 2.0 * p.top_refit_size_step
+        ladder = low * step ** np.arange(1, int(math.log(largest / low) / math.log(step)) + 1)
+        widths = np.concatenate([widths, ladder])
+    best = _fit_within(grown, angles, widths, work, p, p.top_refit_near_best if short is None else None)
+    return None if best is None else best[1]
+
+
+def _cluster(quad: FloatArray, work: Work) -> FloatArray:
+    """The outline points (float32, Nx2) of the cluster of touching cards (``work.union``) that
+    holds ``quad``'s centre; none when no cluster does."""
+    centre = (float(quad[:, 0].mean()), float(quad[:, 1].mean()))
+    for outline in work.union_outlines:
+        if cv2.pointPolygonTest(outline, centre, False) >= 0:
+            return np.asarray(outline.reshape(-1, 2), np.float32)
+    return np.zeros((0, 2), np.float32)
+
+
+def _direction(quad: FloatArray) -> float:
+    """The direction (radians) of ``quad``'s first side."""
+    start = quad[1] - quad[0]
+    return math.atan2(float(start[1]), float(start[0]))
+
+
+def _widths(own_short: float, short: float | None, p: FindParams) -> FloatArray:
+    """The card short sides a refit tries: about ``short`` (``top_refit_size_band``), or a range
+    of fractions of ``own_short`` (``top_refit_sizes``) when the card size is not known."""
+    if short is None:
+        low, high = p.top_refit_sizes
+        return np.arange(low, high + 1e-9, p.top_refit_size_step) * own_short
+    band = p.top_refit_size_band
+    return np.arange(1.0 - band, 1.0 + band + 1e-9, p.top_refit_size_step) * short
+
+
+def _fit_within(
+    region: FloatArray,
+    directions: list[float],
+    widths: FloatArray,
+    work: Work,
+    p: FindParams,
+    near_best: float | None = None,
+) -> tuple[float, FloatArray] | None:
+    """The rectangle of one of the ``widths`` (short sides, card aspect) inside the convex
+    ``region`` whose four sides show best as edges, turned at most ``top_refit_turn`` degrees
+    from one of ``directions``: the share of its outline shown, and its corners."""
     h, w = work.grey.shape[:2]
-    x0, y0 = np.maximum(np.floor(grown.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(grown.max(axis=0)).astype(int) + 1, (w, h))
+    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, (w, h))
     if x1 - x0 < 4 or y1 - y0 < 4:
         return None
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(inside, np.round(grown - (x0, y0)).astype(np.int32), 1)
+    cv2.fillConvexPoly(inside, np.round(region - (x0, y0)).astype(np.int32), 1)
     sel = inside > 0
     gx = work.gx[y0:y1, x0:x1][sel].astype(np.float64)
     gy = work.gy[y0:y1, x0:x1][sel].astype(np.float64)
@@ -330,43 +405,55 @@ def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | No
     px = xs.astype(np.float64) + x0
     py = ys.astype(np.float64) + y0
     total = np.hypot(gx, gy)
-    start = quad[1] - quad[0]
-    base = math.atan2(float(start[1]), float(start[0]))
     steps = int(p.top_refit_turn // p.top_refit_turn_step)
     best: tuple[float, FloatArray] | None = None
-    for k in range(-steps, steps + 1):
-        angle = base + math.radians(k * p.top_refit_turn_step)
-        u = np.array([math.cos(angle), math.sin(angle)])
-        v = np.array([-u[1], u[0]])
-        cu = px * u[0] + py * u[1]
-        cv = px * v[0] + py * v[1]
-        lu, lv = math.floor(float(cu.min())), math.floor(float(cv.min()))
-        iu = np.round(cu - lu).astype(np.intp)
-        iv = np.round(cv - lv).astype(np.intp)
-        shape = (int(iu.max()) + 1, int(iv.max()) + 1)
-        grids = []
-        for n in (u, v):
-            across = np.abs(gx * n[0] + gy * n[1])
-            grids.append(
-                _edge_grid(
-                    iu, iv, (across >= p.top_min_gradient) & (across >= p.top_alignment * total), shape
+    by_size: dict[int, tuple[float, FloatArray]] = {}
+    for base in directions:
+        for k in range(-steps, steps + 1):
+            angle = base + math.radians(k * p.top_refit_turn_step)
+            u = np.array([math.cos(angle), math.sin(angle)])
+            v = np.array([-u[1], u[0]])
+            cu = px * u[0] + py * u[1]
+            cv = px * v[0] + py * v[1]
+            lu, lv = math.floor(float(cu.min())), math.floor(float(cv.min()))
+            iu = np.round(cu - lu).astype(np.intp)
+            iv = np.round(cv - lv).astype(np.intp)
+            shape = (int(iu.max()) + 1, int(iv.max()) + 1)
+            grids = []
+            for n in (u, v):
+                across = np.abs(gx * n[0] + gy * n[1])
+                grids.append(
+                    _edge_grid(
+                        iu, iv, (across >= p.top_min_gradient) & (across >= p.top_alignment * total), shape
+                    )
                 )
-            )
-        runs = _running_sums(grids[0], grids[1])
-        tried: set[tuple[int, int]] = set()  # sizes that round alike give the same rectangle
-        for width in widths:
-            for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
-                cells = (round(wide), round(tall))
-                if cells in tried:
-                    continue
-                tried.add(cells)
-                shown, u0, v0 = _best_rectangle(runs[0], runs[1], cells[0], cells[1])
-                if shown > 0 and (best is None or shown > best[0]):
-                    a0, a1 = lu + u0, lu + u0 + round(wide)
-                    b0, b1 = lv + v0, lv + v0 + round(tall)
+            runs = _running_sums(grids[0], grids[1])
+            tried: set[tuple[int, int]] = set()  # sizes that round alike give the same rectangle
+            for size, width in enumerate(widths):
+                for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
+                    cells = (round(wide), round(tall))
+                    if cells in tried:
+                        continue
+                    tried.add(cells)
+                    shown, u0, v0 = _best_rectangle(runs[0], runs[1], cells[0], cells[1])
+                    if shown <= 0 or (size in by_size and shown <= by_size[size][0]):
+                        continue
+                    a0, a1 = lu + u0, lu + u0 + cells[0]
+                    b0, b1 = lv + v0, lv + v0 + cells[1]
                     rect = np.array([u * a0 + v * b0, u * a1 + v * b0, u * a1 + v * b1, u * a0 + v * b1])
-                    best = (shown, rect)
-    return None if best is None else best[1]
+                    by_size[size] = (shown, rect)
+                    if best is None or shown > best[0]:
+                        best = (shown, rect)
+    if best is None or near_best is None:
+        return best
+    # a card's print holds smaller card-shaped outlines: of the sizes that show
+    # nearly as well as the best and holding it, the largest
+    held = [
+        k
+        for k, (shown, rect) in by_size.items()
+        if shown >= near_best * best[0] and _inside(best[1], rect, -p.top_inset).all()
+    ]
+    return by_size[max(held)] if held else best
 
 
 def outline_distance(a: FloatArray, b: FloatArray) -> float:

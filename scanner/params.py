@@ -144,6 +144,12 @@ class FindParams:
         top_refit_reach: ... nor one that lies this far from it (another card's outline, not
             this card's put right).
         top_refit_max: most cards fitted again per frame.
+        top_refit_pile: a card fitted again that names none there is fitted once more over the
+            whole pile it lies in (the outlines overlapping it): the card on top of a pile is the
+            one whose whole outline shows.
+        top_refit_near_best: ... where the card size is not known, over the whole cluster of
+            touching cards, and of the sizes whose outline shows at least this fraction as well
+            as the best one's and holds it (print inside a card is card-shaped too), the largest.
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -299,6 +305,8 @@ class FindParams:
     top_refit_same: float = 0.25
     top_refit_moved: float = 0.05
     top_refit_reach: float = 0.35
+    top_refit_pile: bool = True
+    top_refit_near_best: float = 0.9
     top_refit_max: int = 4
     refine_radius: int = 4
     refine_min_points: float = 0.5
@@ -489,6 +497,7 @@ class FindParams:
         _check("find.top_refit_moved", self.top_refit_moved, 0.0, 2.0)
         _check("find.top_refit_reach", self.top_refit_reach, self.top_refit_moved, 4.0)
         _check_int("find.top_refit_max", self.top_refit_max, 0, 64)
+        _check("find.top_refit_near_best", self.top_refit_near_best, 0.0, 1.0)
         _check("find.refine_radius", self.refine_radius, 0, 64)
         _check("find.refine_min_points", self.refine_min_points, 0.0, 1.0)
         _check("find.refine_min_step", self.refine_min_step, 0.0, 255.0)

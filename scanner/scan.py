@@ -20,8 +20,8 @@ import cv2
 import numpy as np
 
 from scanner.find import FoundCard, find_cards, other_way
-from scanner.find_geometry import as_quad, order_corners, side_lengths
-from scanner.find_top import outline_distance, overlapping, refit_outline, top_flags
+from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
+from scanner.find_top import outline_distance, overlapping, refit_in_pile, refit_outline, top_flags
 from scanner.find_top_print import print_over
 from scanner.find_work import Work, make_work
 from scanner.identify import Identification, identify
@@ -201,8 +201,9 @@ class Scanner:
         first: a top card's outline often takes in the cards peeking out under it) read again
         on the outline ``scanner.find_top.refit_outline`` fits to it, where that outline differs
         from the card's own but not by much (``top_refit_moved``, ``top_refit_reach``), is not
-        another detection's (``top_refit_same``) and names a card; the ``id`` of each card so
-        named joins ``whole``.
+        another detection's (``top_refit_same``) and names a card; then, with
+        ``top_refit_pile``, the piles of the cards still not named are fitted over as a whole
+        (``_refit_piles``).  The ``id`` of each card so named joins ``whole``.
 
         The card size is calibration's, else the median short side of the cards named, else
         unknown (a range of sizes is tried).
@@ -221,23 +222,82 @@ class Scanner:
             short = float(np.median(named))
         out = list(detections)
         for k in targets:
-            rect = refit_outline(quads[k], work, p, short)
-            if rect is None:
-                continue
-            rect_short = side_lengths(rect)[0]
-            moved = outline_distance(rect, quads[k])
-            if not p.top_refit_moved * rect_short <= moved <= p.top_refit_reach * rect_short:
-                continue  # the outline read already, or another card's
-            near = p.top_refit_same * rect_short
-            if any(j != k and outline_distance(rect, quads[j]) < near for j in range(len(quads))):
-                continue  # another detection's outline: that card, not a new reading
-            # the score is not read again: a detection does not carry it
-            card = FoundCard(corners=as_quad(order_corners(rect / work.scale)), top=True, score=0.0)
-            again, _ = self._detect(frame, card)
-            if again.card is not None:
+            again = self._refit_one(frame, work, quads, k, short)
+            if again is not None:
                 out[k] = again
                 whole.add(id(again))
+        if p.top_refit_pile:
+            self._refit_piles(frame, work, quads, out, targets, short, whole)
         return out
+
+    def _refit_piles(
+        self,
+        frame: Image,
+        work: Work,
+        quads: list[FloatArray],
+        out: list[Detection],
+        targets: list[int],
+        short: float | None,
+        whole: set[int],
+    ) -> None:
+        """For each pile (the outlines overlapping a card of ``targets`` still not identified),
+        once: the outline ``refit_in_pile`` fits over it read again, unless it is a named card's
+        or names the card of a named outline holding its centre (that card read again a little
+        off); a card so named takes the place, in ``out``, of the pile's unnamed outline nearest
+        it, and its ``id`` joins ``whole``."""
+        p = self.params.find
+        pairs = overlapping(quads, p)
+        tried: set[frozenset[int]] = set()
+        for k in targets:
+            if out[k].card is not None:
+                continue
+            members = frozenset([k] + [b if a == k else a for a, b in pairs if k in (a, b)])
+            if len(members) < 2 or members in tried:
+                continue
+            tried.add(members)
+            rect = refit_in_pile(quads[k], [quads[j] for j in sorted(members)], work, p, short)
+            if rect is None:
+                continue
+            near = p.top_refit_same * side_lengths(rect)[0]
+            named = [np.asarray(d.corners, np.float64) * work.scale for d in out if d.card is not None]
+            if any(outline_distance(rect, q) < near for q in named):
+                continue  # a named card's outline
+            unnamed = [j for j in members if out[j].card is None]
+            j = min(unnamed, key=lambda j: outline_distance(rect, quads[j]))
+            if outline_distance(rect, quads[j]) < p.top_refit_moved * side_lengths(rect)[0]:
+                continue  # that outline was read already
+            again = self._read_at(frame, work, rect)
+            centre = rect.mean(axis=0) / work.scale
+            if again is None or any(
+                d.card == again.card and holds(np.asarray(d.corners, np.float64), centre) for d in out
+            ):
+                continue  # nothing read, or a named card read again a little off its outline
+            out[j] = again
+            whole.add(id(again))
+
+    def _refit_one(
+        self, frame: Image, work: Work, quads: list[FloatArray], k: int, short: float | None
+    ) -> Detection | None:
+        """Card ``k`` read again on the outline ``refit_outline`` fits near its own, or ``None``."""
+        p = self.params.find
+        rect = refit_outline(quads[k], work, p, short)
+        if rect is None:
+            return None
+        rect_short = side_lengths(rect)[0]
+        moved = outline_distance(rect, quads[k])
+        if not p.top_refit_moved * rect_short <= moved <= p.top_refit_reach * rect_short:
+            return None  # the outline read already, or another card's
+        near = p.top_refit_same * rect_short
+        if any(j != k and outline_distance(rect, quads[j]) < near for j in range(len(quads))):
+            return None  # another detection's outline: that card, not a new reading
+        return self._read_at(frame, work, rect)
+
+    def _read_at(self, frame: Image, work: Work, rect: FloatArray) -> Detection | None:
+        """The card read on ``rect`` (work pixels) marked top, or ``None`` when it names none."""
+        # the score is not read again: a detection does not carry it
+        card = FoundCard(corners=as_quad(order_corners(rect / work.scale)), top=True, score=0.0)
+        again, _ = self._detect(frame, card)
+        return again if again.card is not None else None
 
     def _detect(self, frame: Image, card: FoundCard) -> tuple[Detection, Card | None]:
         """The detection of a found card and the card the identifier ranked first (``None``
