@@ -147,6 +147,28 @@ def make_faint(work: Work, p: FindParams) -> Faint:
     return Faint(edges=np.asarray(edges), regions=np.asarray(regions))
 
 
+def flatten_light(image: Image, work: Work, p: FindParams) -> Image:
+    """``image`` (BGR or grey uint8) with the table's light divided out.
+
+    The light is estimated from ``work.blurred``: closed by a disc of ``p.flat_close`` of the
+    work image's long side (dark print, a card's thin edges and dark marks narrower than that
+    are filled) and smoothed by ``p.flat_blur`` of it; every pixel is scaled by the median light
+    over that pixel's light.  A shadow band lying across the table and a card falls to the level
+    of the light around it, while a card's own outline, a step sharper than the smoothing,
+    stays.  Returns a new image of the same shape.
+    """
+    h, w = image.shape[:2]
+    long_side = max(work.blurred.shape[:2])
+    k = max(3, int(p.flat_close * long_side) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    light: Arr = cv2.morphologyEx(work.blurred, cv2.MORPH_CLOSE, disc).astype(np.float32)
+    light = cv2.GaussianBlur(light, (0, 0), max(0.5, p.flat_blur * long_side))
+    light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+    gain = float(np.median(light)) / np.maximum(light, 1.0)
+    scaled = image.astype(np.float32) * (gain[:, :, None] if image.ndim == 3 else gain)
+    return np.asarray(np.clip(scaled, 0.0, 255.0), dtype=np.uint8)
+
+
 def _lighter_by(grey: Arr, background: Arr, margin: float) -> Arr:
     """0/255: where ``grey`` is at least ``margin`` lighter than ``background`` (both uint8)."""
     least = math.ceil(margin)
