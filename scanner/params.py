@@ -218,6 +218,9 @@ class FindParams:
         flat_close: the light is the denoised lightness closed (print and thin edges filled) by a
             disc of this fraction of the work image's long side ...
         flat_blur: ... then smoothed (Gaussian) by this fraction of it.
+        flat_min_shade: the look is taken only when the light's darkest twentieth is at least
+            this fraction darker than its lightest (a shadow; an evenly lit table is not looked
+            at twice).
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -353,6 +356,7 @@ class FindParams:
     flat_fallback: bool = True
     flat_close: float = 0.14
     flat_blur: float = 0.0625
+    flat_min_shade: float = 0.15
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.05
@@ -549,6 +553,7 @@ class FindParams:
         _check("find.hand_min_seen", self.hand_min_seen, 0.0, 1.0)
         _check("find.flat_close", self.flat_close, 0.0, 1.0)
         _check("find.flat_blur", self.flat_blur, 0.0, 1.0)
+        _check("find.flat_min_shade", self.flat_min_shade, 0.0, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)

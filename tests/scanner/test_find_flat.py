@@ -7,7 +7,7 @@ import numpy.typing as npt
 import pytest
 
 from scanner.find import find_cards
-from scanner.find_work import flatten_light, make_work
+from scanner.find_work import flat_work, flatten_light, make_work
 from scanner.params import FindParams
 from tests.scanner.test_find import best_match, card_quad, draw_card, table
 
@@ -25,12 +25,12 @@ def test_a_shadow_band_on_a_light_table_falls_to_the_level_of_the_light_around_i
     img = shadowed(table((210, 212, 214)), slice(300, 720), 0.6)
     flat = flatten_light(img, make_work(img, PARAMS), PARAMS)
     step = float(img[100:200].mean()) - float(img[450:650].mean())
-    lit, shade = float(flat[100:200].mean()), float(flat[450:650].mean())
+    lit, shade = float(flat[50:100].mean()), float(flat[225:325].mean())  # at work scale (half)
     assert step > 60  # before: a deep step
     # the light is estimated on the lightness (L of Lab), which is not linear in the pixel
     # values it scales, so a little of the step is left
     assert abs(lit - shade) < step / 6, (step, lit, shade)
-    assert flat.shape == img.shape and flat.dtype == np.uint8
+    assert flat.shape == (360, 640, 3) and flat.dtype == np.uint8
 
 
 def test_a_cards_thin_outline_keeps_its_contrast_when_the_light_is_divided_out() -> None:
@@ -40,8 +40,8 @@ def test_a_cards_thin_outline_keeps_its_contrast_when_the_light_is_divided_out()
     img = shadowed(img, slice(360, 720), 0.6)
     flat = flatten_light(img, make_work(img, PARAMS), PARAMS)
     # the outline's darkest point, in the shadow, against the table beside it
-    x, y = np.round(quad[2]).astype(int)
-    patch = flat[y - 4 : y + 5, x - 4 : x + 5].astype(np.float64)
+    x, y = np.round(quad[2] / 2.0).astype(int)  # at work scale (half)
+    patch = flat[y - 3 : y + 4, x - 3 : x + 4].astype(np.float64)
     assert float(patch.max()) - float(patch.min()) > 30
 
 
@@ -70,7 +70,18 @@ def test_an_empty_light_table_under_a_shadow_has_no_cards() -> None:
     assert find_cards(img, PARAMS) == []
 
 
-@pytest.mark.parametrize(("field", "value"), [("flat_close", 1.5), ("flat_blur", -0.1), ("flat_fallback", 1)])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("flat_close", 1.5), ("flat_blur", -0.1), ("flat_fallback", 1), ("flat_min_shade", 2.0)],
+)
 def test_bad_flat_field_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
         FindParams(**{field: value})  # type: ignore[arg-type]
+
+
+def test_an_evenly_lit_frame_is_not_looked_at_twice() -> None:
+    even = table((205, 207, 209), gradient=0.05)
+    shaded = shadowed(even, slice(0, 400), 0.6)
+    assert flat_work(even, make_work(even, PARAMS), PARAMS) is None
+    again = flat_work(shaded, make_work(shaded, PARAMS), PARAMS)
+    assert again is not None and again.scale == make_work(shaded, PARAMS).scale
