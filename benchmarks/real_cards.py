@@ -15,10 +15,12 @@ The split (fixed, so figures can be compared between runs):
 
 The templates are learned by ``calibration.templates.learn_templates`` (as
 ``octotable calibrate templates`` does), read back, and the photos are scanned
-by ``scanner.scan.Scanner`` with them.  The webcam photos are mirror images (a
-webcam's selfie view): they are scanned with ``FindParams.mirrored``, and
-learned from flipped copies (what a mirrored camera source delivers once it
-flips its frames).  Per single-card kind it prints how many
+by ``scanner.scan.Scanner`` with them.  The webcam photos are not mirror images
+(on the upright cards in them the corner index sits at the top left and reads
+the right way round), so they are scanned and learned as they are; a kind listed
+in ``MIRRORED_KINDS`` would be scanned with ``FindParams.mirrored`` and learned
+from flipped copies (what a mirrored camera source delivers once it flips its
+frames).  Per single-card kind it prints how many
 photos read right (their card named), wrong (another card named) and not at
 all, and the same among the photos whose card got a template learned from its
 photos and among those whose template was composed from learned parts (and,
@@ -61,8 +63,8 @@ from scorer.errors import NotationError
 
 REPO = Path(__file__).resolve().parent.parent
 SINGLE_KINDS = ("single_phone_table", "single_webcam_handheld")
-MIRRORED_KINDS = frozenset({"single_webcam_handheld"})
-"""Kinds whose photos are mirror images (a webcam's selfie view)."""
+MIRRORED_KINDS: frozenset[str] = frozenset()
+"""Kinds whose photos are mirror images (a webcam's selfie view): none of the folder's."""
 
 
 def params_for(kind: str) -> ScannerParams:

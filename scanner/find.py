@@ -17,6 +17,9 @@ its edges.  Then:
    to the whole card from its sides in view (``scanner.find_cut``).  Learning from labelled
    photos also takes slanted, nearly square outlines (``FindParams.slanted``) and completes
    cut-off cards whose outline simplified to a failing quad (``FindParams.recut``).
+   A frame in which no card is found at all is looked at once more with the table's light
+   divided out (``scanner.find_work.flat_work``, ``FindParams.flat_fallback``): a shadow
+   band across a light table no longer cuts a card's faint outline.
 2. **Touching and overlapping cards** (piles, fans, hands, a hand over a card)
    are rebuilt from their visible corners (``scanner.find_split``).
 3. **Top card.**  Where two cards overlap, the upper card's outline shows across
@@ -34,7 +37,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -58,7 +61,7 @@ from scanner.find_hand_cut import hand_cut_lone
 from scanner.find_lines import line_cards
 from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses, whole_card_size
 from scanner.find_top import mark_tops, side_visibility
-from scanner.find_work import Faint, Work, make_faint, make_work
+from scanner.find_work import Faint, Work, flat_work, make_faint, make_work
 from scanner.params import FindParams
 from scanner.types import Image, Quad
 
@@ -527,6 +530,13 @@ def find_cards(
         lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
         quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
+    if not quads and params.flat_fallback:
+        # no card at all: a shadow band may cut every card's outline; look once more with the
+        # table's light divided out
+        again = replace(params, flat_fallback=False)
+        flat = flat_work(image, work, again)
+        if flat is not None:
+            return find_cards(image, again, flat, scores)
     quads = _of_one_size(quads, shown, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)

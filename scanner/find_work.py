@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -156,6 +156,50 @@ def _canny(grey: Arr, low: float, high: float) -> Arr:
     measurably for the faint edges (their many weak edges dominate)."""
     dx, dy = cv2.spatialGradient(grey, ksize=3, borderType=cv2.BORDER_REPLICATE)
     return np.asarray(cv2.Canny(dx, dy, low, high))
+
+
+def table_light(work: Work, p: FindParams) -> Arr:
+    """The table's light at ``work.blurred`` shrunk by ``p.background_scale`` (float32): closed by
+    a disc of ``p.flat_close`` of its long side (dark print, a card's thin edges and dark marks
+    narrower than that are filled), then smoothed by ``p.flat_blur`` of it."""
+    wh, ww = work.blurred.shape[:2]
+    size = (max(1, ww // p.background_scale), max(1, wh // p.background_scale))
+    tiny = cv2.resize(work.blurred, size, interpolation=cv2.INTER_AREA)
+    long_side = max(size)
+    k = max(3, int(p.flat_close * long_side) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    light: Arr = cv2.morphologyEx(tiny, cv2.MORPH_CLOSE, disc).astype(np.float32)
+    return np.asarray(cv2.GaussianBlur(light, (0, 0), max(0.5, p.flat_blur * long_side)))
+
+
+def flatten_light(image: Image, work: Work, p: FindParams, light: Arr | None = None) -> Image:
+    """``image`` (BGR or grey uint8) at work scale with the table's light (``table_light``, or
+    ``light`` when the caller has it) divided out: every pixel is scaled by the median light
+    over that pixel's light.  A shadow band lying across the table and a card falls to the
+    level of the light around it, while a card's own outline, a step sharper than the
+    smoothing, stays.  Returns a new image of the work image's size."""
+    wh, ww = work.blurred.shape[:2]
+    small: Arr = (
+        image if image.shape[:2] == (wh, ww) else cv2.resize(image, (ww, wh), interpolation=cv2.INTER_AREA)
+    )
+    tiny = table_light(work, p) if light is None else light
+    full = cv2.resize(tiny, (ww, wh), interpolation=cv2.INTER_LINEAR)
+    gain = float(np.median(tiny)) / np.maximum(full, 1.0)
+    scaled = small.astype(np.float32) * (gain[:, :, None] if small.ndim == 3 else gain)
+    return np.asarray(np.clip(scaled, 0.0, 255.0), dtype=np.uint8)
+
+
+def flat_work(image: Image, work: Work, p: FindParams) -> Work | None:
+    """The work image of ``image`` with the table's light divided out (``flatten_light``), at
+    ``work``'s scale of the frame; ``None`` when the light is even (its darkest twentieth at
+    least ``1 - p.flat_min_shade`` of its lightest): there is no shadow to divide out."""
+    light = table_light(work, p)
+    dark, bright = np.percentile(light, (5.0, 95.0))
+    if float(dark) >= (1.0 - p.flat_min_shade) * float(bright):
+        return None
+    flat = flatten_light(image, work, p, light)
+    again = make_work(flat, replace(p, work_long_side=max(work.grey.shape[:2])))
+    return replace(again, scale=work.scale)
 
 
 def _lighter_by(grey: Arr, background: Arr, margin: float) -> Arr:

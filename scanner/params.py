@@ -217,6 +217,16 @@ class FindParams:
         complete_hand: a region of card pixels that a hand or an arm cuts (its outline is no quad)
             is completed to a whole card from its sides in view (``scanner.find_hand_cut``) ...
         hand_min_seen: ... kept when the region fills at least this fraction of that card.
+        flat_fallback: a frame in which no card is found is looked at once more with the table's
+            light divided out (``scanner.find_work.flatten_light``): a shadow band across a light
+            table and the card on it falls to the level of the light around it, so its edges no
+            longer cut the card's outline or run on past its corners.
+        flat_close: the light is the denoised lightness closed (print and thin edges filled) by a
+            disc of this fraction of the work image's long side ...
+        flat_blur: ... then smoothed (Gaussian) by this fraction of it.
+        flat_min_shade: the look is taken only when the light's darkest twentieth is at least
+            this fraction darker than its lightest (a shadow; an evenly lit table is not looked
+            at twice).
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -351,6 +361,10 @@ class FindParams:
     slant_min_support: float = 0.9
     complete_hand: bool = True
     hand_min_seen: float = 0.6
+    flat_fallback: bool = True
+    flat_close: float = 0.14
+    flat_blur: float = 0.0625
+    flat_min_shade: float = 0.15
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.05
@@ -546,6 +560,9 @@ class FindParams:
         _check("find.slant_min_fill", self.slant_min_fill, 0.0, 1.0)
         _check("find.slant_min_support", self.slant_min_support, 0.0, 1.0)
         _check("find.hand_min_seen", self.hand_min_seen, 0.0, 1.0)
+        _check("find.flat_close", self.flat_close, 0.0, 1.0)
+        _check("find.flat_blur", self.flat_blur, 0.0, 1.0)
+        _check("find.flat_min_shade", self.flat_min_shade, 0.0, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)
@@ -559,6 +576,7 @@ class FindParams:
         _check_bool("find.recut", self.recut)
         _check_bool("find.slanted", self.slanted)
         _check_bool("find.complete_hand", self.complete_hand)
+        _check_bool("find.flat_fallback", self.flat_fallback)
 
 
 @dataclass(frozen=True)
