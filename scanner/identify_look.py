@@ -178,10 +178,12 @@ def look(
     params: IdentifyParams,
     offsets: npt.NDArray[np.float32] | None = None,
     upright_only: bool = False,
+    turned_only: bool = False,
 ) -> LookResult | None:
     """How much better the parts that tell ``first`` from ``second`` match ``first`` on the
     canonical card ``image`` (its index corner as warped and, unless ``upright_only``, turned
-    half round); ``None`` when either card has no template or their indices do not differ.
+    half round; only turned half round with ``turned_only``); ``None`` when either card has no
+    template or their indices do not differ.
 
     ``offsets`` (per view, ``(dx, dy)`` canonical pixels; ``IndexReading.offsets`` of the first
     card) says where the index reader found the index: each part is then looked for within
@@ -206,7 +208,9 @@ def look(
         return None
     pad = params.look_search_px
     best: LookResult | None = None
-    for v, turned in enumerate((False,) if upright_only else (False, True)):
+    views = (False,) if upright_only else (True,) if turned_only else (False, True)
+    for turned in views:
+        v = int(turned)
         dx, dy = (0, 0) if offsets is None else (round(float(offsets[v][0])), round(float(offsets[v][1])))
         fits = np.zeros(2, dtype=np.float64)
         for pair in pairs:
@@ -329,7 +333,8 @@ def twin_doubted(
     """Whether ``card``, named by the identifier from an index ``reading`` of ``image``, is in
     doubt against its twin (the same rank in the other suit of its colour): the twin scores
     within ``twin_check_band`` of it there, the look at the parts that tell the two apart (their
-    suit symbols, ``look``, at the place the reader found the index) fits ``look_fit`` or better
+    suit symbols, ``look``, at the place the reader found the index, in the index corner where
+    the card read best) fits ``look_fit`` or better
     and leads the twin by less than ``twin_check_lead``, and the whole face's pips do not name
     the card (``pips_name``).  ``False`` when ``twin_check_band`` is 0 (off) or ``card`` has no
     twin in ``reading``.
@@ -339,11 +344,13 @@ def twin_doubted(
     if params.twin_check_band <= 0 or card not in reading.order:
         return False
     best = reading.order.index(card)
+    # the index corner where the card read best: the other may be covered or cut off
+    turned = len(reading.per_view) > 1 and float(reading.turn_lead[best]) > 0
     for twin in _twins(reading.order, card):
         if float(reading.scores[twin]) <= float(reading.scores[best]) - params.twin_check_band:
             continue
         offsets = reading.offsets[:, best] if reading.offsets is not None else None
-        seen = look(image, card, reading.order[twin], templates, params, offsets)
+        seen = look(image, card, reading.order[twin], templates, params, offsets, not turned, turned)
         if seen is None or seen.fit < params.look_fit or seen.lead >= params.twin_check_lead:
             continue
         if pips_name(image, card, reading.order[twin], templates, params):
