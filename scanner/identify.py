@@ -54,6 +54,11 @@ the index rule alone leading by less than ``centre_doubt_margin`` and the corner
 another card first, at ``min_score``, ahead of the centre's card by more than the centre's
 own lead (two readings that disagree: the surer one wins).
 
+A standard card so named whose twin (the same rank in the other suit of its colour) the index
+scores within ``twin_check_band`` of it is left unnamed when a look at the two suit symbols of
+the index (``scanner.identify_look.twin_doubted``) does not prefer it by ``twin_check_lead``
+and the whole face's pips do not name it either (a blurred spade and club read by a hair apart).
+
 A card none of this names whose index ranks the spade and the club of one rank
 first and second, too close to tell (the other cards ``min_margin`` behind), and
 whose whole face shows (face score ``rank_face_score``), is named from its suit
@@ -84,6 +89,7 @@ import numpy.typing as npt
 
 from scanner.identify_face import FaceReading, read_face
 from scanner.identify_index import IndexReading, agree, read_index
+from scanner.identify_look import twin_doubted
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.identify_suit import symbol_lead, twin_lead
 from scanner.identify_view import CardView, whole
@@ -173,6 +179,8 @@ def identify(
     faces: list[FaceReading] = []
     readings: list[IndexReading] = []
     answer = _decide(image, templates, p, faces, readings)
+    if answer.card is not None and twin_doubted(image, readings[0], answer.card, templates, p):
+        answer = replace(answer, card=None)
     if answer.card is None and p.club_lead < p.spade_lead:
         answer = _spade_or_club(image, templates, p, answer, readings[0], faces)
     first_best = max(float(reading.scores.max()) for reading in readings)
@@ -191,6 +199,7 @@ def identify(
             second.card is not None
             and any(_among_best(reading, second.card, p.wide_among) for reading in readings)
             and _twin_lead(wide_readings[0], second.card) >= p.wide_twin_margin
+            and not twin_doubted(image, readings[0], second.card, templates, p)
         ):
             return second
     return answer

@@ -21,7 +21,8 @@ the better of the two fits best.
 
 ``second_look`` applies it to an index reading that the index rule leaves
 unclear (``IdentifyParams.look_*``); covered-card reading
-(``scanner.covered_read.read_corner``) uses it for lone index corners.  It is
+(``scanner.covered_read.read_corner``) uses it for lone index corners.  ``twin_doubted`` asks it of
+a card the identifier names while its twin suit reads close (``IdentifyParams.twin_check_*``).  It is
 off for Octoplus corner labels (``corner_look_lead``).
 """
 
@@ -37,10 +38,11 @@ import numpy.typing as npt
 from scanner.identify_colour import grey
 from scanner.identify_index import IndexReading
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
-from scanner.identify_view import CardView, card_box
+from scanner.identify_suit import symbol_lead
+from scanner.identify_view import CardView, card_box, whole
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
-from scorer.cards import Card, DeckKind, StdCard
+from scorer.cards import Card, DeckKind, StdCard, Suit
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -176,10 +178,12 @@ def look(
     params: IdentifyParams,
     offsets: npt.NDArray[np.float32] | None = None,
     upright_only: bool = False,
+    turned_only: bool = False,
 ) -> LookResult | None:
     """How much better the parts that tell ``first`` from ``second`` match ``first`` on the
     canonical card ``image`` (its index corner as warped and, unless ``upright_only``, turned
-    half round); ``None`` when either card has no template or their indices do not differ.
+    half round; only turned half round with ``turned_only``); ``None`` when either card has no
+    template or their indices do not differ.
 
     ``offsets`` (per view, ``(dx, dy)`` canonical pixels; ``IndexReading.offsets`` of the first
     card) says where the index reader found the index: each part is then looked for within
@@ -204,7 +208,9 @@ def look(
         return None
     pad = params.look_search_px
     best: LookResult | None = None
-    for v, turned in enumerate((False,) if upright_only else (False, True)):
+    views = (False,) if upright_only else (True,) if turned_only else (False, True)
+    for turned in views:
+        v = int(turned)
         dx, dy = (0, 0) if offsets is None else (round(float(offsets[v][0])), round(float(offsets[v][1])))
         fits = np.zeros(2, dtype=np.float64)
         for pair in pairs:
@@ -321,6 +327,67 @@ def twin_preferred(
     return False
 
 
+def twin_doubted(
+    image: Image | CardView, reading: IndexReading, card: Card, templates: Templates, params: IdentifyParams
+) -> bool:
+    """Whether ``card``, named by the identifier from an index ``reading`` of ``image``, is in
+    doubt against its twin (the same rank in the other suit of its colour): the twin scores
+    within ``twin_check_band`` of it there, the look at the parts that tell the two apart (their
+    suit symbols, ``look``, at the place the reader found the index, in the index corner where
+    the card read best) fits ``look_fit`` or better
+    and leads the twin by less than ``twin_check_lead``, and the whole face's pips do not name
+    the card (``pips_name``).  ``False`` when ``twin_check_band`` is 0 (off) or ``card`` has no
+    twin in ``reading``.
+
+    A small, blurred index tells a spade from a club by a hair, either way round; the look
+    compares the suit symbols alone, the pips the whole face's symbols (where the face shows)."""
+    if params.twin_check_band <= 0 or card not in reading.order:
+        return False
+    best = reading.order.index(card)
+    # the index corner where the card read best: the other may be covered or cut off
+    turned = len(reading.per_view) > 1 and float(reading.turn_lead[best]) > 0
+    for twin in _twins(reading.order, card):
+        if float(reading.scores[twin]) <= float(reading.scores[best]) - params.twin_check_band:
+            continue
+        offsets = reading.offsets[:, best] if reading.offsets is not None else None
+        seen = look(image, card, reading.order[twin], templates, params, offsets, not turned, turned)
+        if seen is None or seen.fit < params.look_fit or seen.lead >= params.twin_check_lead:
+            continue
+        if pips_name(image, card, reading.order[twin], templates, params):
+            continue
+        log.debug(
+            "twin check: %s %.3f in doubt against %s %.3f: look lead %.3f, fit %.3f",
+            card,
+            float(reading.scores[best]),
+            reading.order[twin],
+            float(reading.scores[twin]),
+            seen.lead,
+            seen.fit,
+        )
+        return True
+    return False
+
+
+def pips_name(
+    image: Image | CardView, card: Card, twin: Card, templates: Templates, params: IdentifyParams
+) -> bool:
+    """Whether the whole face's suit symbols (``scanner.identify_suit.symbol_lead``) name ``card``
+    rather than its twin ``twin``: they fit ``suit_fit`` or better and, of a spade and a club,
+    the spade's lead is ``spade_lead`` or more for a spade, ``club_lead`` or less for a club
+    (blurred clubs lean towards spades).  ``False`` for other suits and when the face does not
+    show."""
+    if not (isinstance(card, StdCard) and isinstance(twin, StdCard)):
+        return False
+    spade = next((c for c in (card, twin) if c.suit is Suit.SPADES), None)
+    club = next((c for c in (card, twin) if c.suit is Suit.CLUBS), None)
+    if spade is None or club is None:
+        return False
+    found = symbol_lead(whole(image), spade, club, templates, params)
+    if found is None or found[1] < params.suit_fit:
+        return False
+    return found[0] >= params.spade_lead if card == spade else found[0] <= params.club_lead
+
+
 def _leads(
     image: Image | CardView,
     reading: IndexReading,
@@ -351,4 +418,12 @@ def _leads(
     return True
 
 
-__all__ = ["LookResult", "look", "second_look", "telling_parts", "twin_preferred"]
+__all__ = [
+    "LookResult",
+    "look",
+    "pips_name",
+    "second_look",
+    "telling_parts",
+    "twin_doubted",
+    "twin_preferred",
+]

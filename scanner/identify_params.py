@@ -257,6 +257,14 @@ class IdentifyParams:
     corner_look_lead: float = 0.0
     """``look_lead`` for an Octoplus corner index (0: off: its labels' strokes, a 4's above all,
     fit parts of other cards' faces, and named false cards on held-out scenes)."""
+    twin_check_band: float = 0.05
+    """A standard card the identifier names (but not from its pips, ``spade_lead``) whose twin
+    (the same rank in the other suit of its colour) scores within this much of it in the index
+    is looked at again (``scanner.identify_look.twin_doubted``; 0: off)..."""
+    twin_check_lead: float = 0.005
+    """...and left unnamed when the look at the index's suit symbols fits ``look_fit`` or better
+    but leads the twin by less than this, unless the whole face's pips name it (``spade_lead``,
+    ``club_lead`` at ``suit_fit``)."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -305,6 +313,8 @@ class IdentifyParams:
             "look_fit": (-1.0, 2.0),
             "look_min_score": (-1.0, 2.0),
             "corner_look_lead": (0.0, 2.0),
+            "twin_check_band": (0.0, 2.0),
+            "twin_check_lead": (-1.0, 1.0),
             "look_min_part_score": (-1.0, 2.0),
             "look_band": (0.0, 2.0),
             "look_rivals": (1, 100),

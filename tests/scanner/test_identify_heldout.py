@@ -52,10 +52,16 @@ BASE = ScannerParams()
         (9090, 60, replace(BASE, identify=replace(BASE.identify, wide_twin_margin=0.0))),
         # a false find over part of a heart card, named 4H by the blend with a face score of 0.22
         (4714, 64, replace(BASE, identify=replace(BASE.identify, blend_face_score=0.0))),
-        # a whole, blurred 7S named 7C by the index and the face agreeing, 0.003 ahead of 7S
-        (6262, 16, replace(BASE, identify=replace(BASE.identify, face_twin_margin=0.0))),
-        # a whole, blurred 6C named 6S by the blend, 0.025 ahead of 6C in the index
-        (6262, 82, replace(BASE, identify=replace(BASE.identify, face_twin_margin=0.0))),
+        # a whole, blurred 7S named 7C by the index and the face agreeing, 0.003 ahead of 7S (the
+        # twin check, ``twin_check_band``, leaves it open too)
+        (6262, 16, replace(BASE, identify=replace(BASE.identify, face_twin_margin=0.0, twin_check_band=0.0))),
+        # a whole, blurred 6C named 6S by the blend, 0.025 ahead of 6C in the index (the twin check
+        # too)
+        (6262, 82, replace(BASE, identify=replace(BASE.identify, face_twin_margin=0.0, twin_check_band=0.0))),
+        # a whole, blurred AC of a trick named AS by the index alone, 0.0075 ahead of AC
+        (6868, 8, replace(BASE, identify=replace(BASE.identify, twin_check_band=0.0))),
+        # a pile's whole top 7S named 7C by the index and the face agreeing, 0.014 ahead of 7S
+        (7979, 32, replace(BASE, identify=replace(BASE.identify, twin_check_band=0.0))),
         # an Octoplus 3 whose centre reads 2 by 0.022 while its corner index reads 3 by 0.027
         (5151, 27, replace(BASE, identify=replace(BASE.identify, centre_doubt_margin=0.0))),
         # a covered 3C whose lone index corner read 3S at sizes 10% apart (with no look at the suits)

@@ -13,7 +13,7 @@ import pytest
 
 from scanner.faces import render_face
 from scanner.identify_index import read_index
-from scanner.identify_look import look, second_look, telling_parts, twin_preferred
+from scanner.identify_look import look, pips_name, second_look, telling_parts, twin_doubted, twin_preferred
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.scan import Scanner
 from scanner.templates import Templates
@@ -93,6 +93,31 @@ def test_a_twin_ranked_first_over_the_card_seen_gives_way_to_it(text: str) -> No
     assert not twin_preferred(image, swapped, templates, PARAMS, band=0.04)
 
 
+def test_a_card_named_right_is_never_in_doubt_and_its_twin_named_instead_is() -> None:
+    """Small, blurred cards read by the index: the card seen, named, is never in doubt against
+    its twin; the twin named instead (the two scores swapped, as a reading by a hair can be) is
+    in doubt for every spade and club whose twin reads within the band (and for none with the
+    check off), and the pips never name the twin over the card seen."""
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    close = doubted = 0
+    for card in OKTRIS:
+        image = small(card)
+        reading = read_index(image, templates, PARAMS)
+        assert not twin_doubted(image, reading, card, templates, PARAMS), card
+        assert not pips_name(image, twin(card), card, templates, PARAMS), card
+        first, other = reading.order.index(card), reading.order.index(twin(card))
+        scores = reading.scores.copy()
+        scores[other], scores[first] = scores[first], scores[other]
+        swapped = replace(reading, scores=scores)
+        if card.suit.is_red or float(scores[other] - scores[first]) >= PARAMS.twin_check_band:
+            continue
+        close += 1
+        doubted += twin_doubted(image, swapped, twin(card), templates, PARAMS)
+        assert not twin_doubted(image, swapped, twin(card), templates, replace(PARAMS, twin_check_band=0.0))
+    assert close >= 4, close
+    assert doubted == close
+
+
 def test_only_the_parts_that_differ_are_compared() -> None:
     templates = Templates.builtin(DeckKind.OKTRIS)
     rank, suit = PARAMS.index_rank_region, PARAMS.index_suit_region
@@ -166,6 +191,8 @@ def test_an_octoplus_corner_is_not_looked_at_unless_asked() -> None:
         ("look_lead", -0.1),
         ("look_search_px", 2.5),
         ("look_rivals", 0),
+        ("twin_check_band", -0.1),
+        ("twin_check_lead", 1.5),
     ],
 )
 def test_look_parameters_are_validated(field: str, value: object) -> None:
