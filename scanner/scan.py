@@ -241,10 +241,12 @@ class Scanner:
         whole: set[int],
     ) -> None:
         """For each pile (the outlines overlapping a card of ``targets`` still not identified),
-        once: the outline ``refit_in_pile`` fits over it read again, unless it is a named card's
-        or names the card of a named outline holding its centre (that card read again a little
-        off); a card so named takes the place, in ``out``, of the pile's unnamed outline nearest
-        it, and its ``id`` joins ``whole``."""
+        once, unless a card of it is named on an outline of its own (in ``whole``; most often
+        the pile's top card, which the fit would find again): the outline ``refit_in_pile``
+        fits over it read again, unless it is a named card's or names the card of a named
+        outline holding its centre (that card read again a little off); a card so named takes
+        the place, in ``out``, of the pile's unnamed outline nearest it, and its ``id`` joins
+        ``whole``."""
         p = self.params.find
         pairs = overlapping(quads, p)
         tried: set[frozenset[int]] = set()
@@ -255,6 +257,8 @@ class Scanner:
             if len(members) < 2 or members in tried:
                 continue
             tried.add(members)
+            if any(out[j].card is not None and id(out[j]) in whole for j in members):
+                continue  # a card named on an outline of its own: the fit would find it again
             rect = refit_in_pile(quads[k], [quads[j] for j in sorted(members)], work, p, short)
             if rect is None:
                 continue

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from benchmarks.scanner_accuracy import FIXTURES, _match, score_scene
+from benchmarks.scanner_speed import fanned_frames
 from scanner.find_geometry import as_quad
 from scanner.find_top import (
     _best_rectangle,
@@ -257,3 +258,22 @@ def test_the_refit_rectangle_search_finds_the_rectangle_whose_sides_hold_most_ed
         assert (u0, v0) == place
         assert shown == pytest.approx(best / (2.0 * (wide + tall)))
     assert _best_rectangle(runs[0], runs[1], shape[0], 3)[0] == -1.0
+
+
+def test_a_pile_whose_top_card_is_named_on_its_own_outline_is_not_fitted_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # fanned rows of four cards (the speed benchmark's): the top card's whole outline is found and
+    # named, so a fit over the whole fan for an unnamed outline among them would find that card
+    fits: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        fits.append(1)
+        return refit_in_pile(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("scanner.scan.refit_in_pile", counted)
+    scanner = Scanner(DeckKind.OKTRIS)
+    for image in fanned_frames(seed=44):
+        detections = scanner.scan(image).detections
+        assert any(d.card is not None and d.top for d in detections)
+    assert fits == []
