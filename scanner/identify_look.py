@@ -314,15 +314,7 @@ def twin_preferred(
             continue
         seen = look(image, card, reading.order[twin], templates, params, offsets, upright_only)
         if seen is not None and seen.fit >= params.look_fit and seen.lead < 0:
-            log.debug(
-                "twin look: %s %.3f gives way to %s %.3f: lead %.3f, fit %.3f",
-                card,
-                float(reading.scores[best]),
-                reading.order[twin],
-                float(reading.scores[twin]),
-                seen.lead,
-                seen.fit,
-            )
+            _log_twin("twin look", "gives way to", reading, best, twin, seen)
             return True
     return False
 
@@ -355,17 +347,25 @@ def twin_doubted(
             continue
         if pips_name(image, card, reading.order[twin], templates, params):
             continue
-        log.debug(
-            "twin check: %s %.3f in doubt against %s %.3f: look lead %.3f, fit %.3f",
-            card,
-            float(reading.scores[best]),
-            reading.order[twin],
-            float(reading.scores[twin]),
-            seen.lead,
-            seen.fit,
-        )
+        _log_twin("twin check", "in doubt against", reading, best, twin, seen)
         return True
     return False
+
+
+def _log_twin(step: str, verdict: str, reading: IndexReading, best: int, twin: int, seen: LookResult) -> None:
+    """Log at debug level what ``step`` decided of the card ``reading`` ranks ``best`` and its
+    twin ``twin`` from the look ``seen``."""
+    log.debug(
+        "%s: %s %.3f %s %s %.3f: look lead %.3f, fit %.3f",
+        step,
+        reading.order[best],
+        float(reading.scores[best]),
+        verdict,
+        reading.order[twin],
+        float(reading.scores[twin]),
+        seen.lead,
+        seen.fit,
+    )
 
 
 def pips_name(
