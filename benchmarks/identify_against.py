@@ -47,7 +47,9 @@ def _timed(
 def main(argv: list[str] | None = None) -> int:
     """Print the side-by-side per-card figures; returns the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("rev", help="the git revision to compare against")
+    parser.add_argument(
+        "rev", nargs="?", default="HEAD", help="the git revision to compare against (default HEAD)"
+    )
     parser.add_argument("--rounds", type=int, default=10, help="identifications of every card by each tree")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)

@@ -72,7 +72,9 @@ def compare(rev: str, repeat: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Print the comparison; returns the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", metavar="REV", required=True, help="git revision to compare with")
+    parser.add_argument(
+        "--against", metavar="REV", default="HEAD", help="git revision to compare with (default HEAD)"
+    )
     parser.add_argument("--repeat", type=int, default=30, help="rounds over every frame (default 30)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
