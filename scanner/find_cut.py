@@ -29,7 +29,16 @@ import cv2
 import numpy as np
 
 from scanner.find_check import slanted_outline
-from scanner.find_geometry import Arr, FloatArray, fit_line, intersect, is_card_quad, line_turn, order_corners
+from scanner.find_geometry import (
+    Arr,
+    FloatArray,
+    fit_line,
+    intersect,
+    is_card_quad,
+    line_turn,
+    order_corners,
+    side_angle,
+)
 from scanner.params import FindParams
 
 __all__ = ["CutCard", "cut_cards", "quad_from_families", "side_families"]
@@ -69,11 +78,6 @@ def _sides_in_view(polygon: FloatArray, w: int, h: int, p: FindParams) -> list[t
     return [(a, b) for a, b in edges if float(np.linalg.norm(b - a)) >= p.cut_min_side * longest]
 
 
-def _angle(side: tuple[FloatArray, FloatArray]) -> float:
-    d = side[1] - side[0]
-    return math.atan2(float(d[1]), float(d[0]))
-
-
 def side_families(
     sides: list[tuple[FloatArray, FloatArray]], p: FindParams
 ) -> tuple[list[tuple[FloatArray, FloatArray]], list[tuple[FloatArray, FloatArray]]] | None:
@@ -82,16 +86,16 @@ def side_families(
     ``min_corner_angle`` from the first (a photo stretched across makes a slanted card's corners
     oblique); ``None`` when they do not."""
     lengths = [float(np.linalg.norm(b - a)) for a, b in sides]
-    base = _angle(sides[int(np.argmax(lengths))])
+    base = side_angle(*sides[int(np.argmax(lengths))])
     limit = math.radians(p.cut_square)
-    along = [s for s in sides if line_turn(_angle(s), base) <= limit]
-    across = [s for s in sides if line_turn(_angle(s), base) > limit]
+    along = [s for s in sides if line_turn(side_angle(*s), base) <= limit]
+    across = [s for s in sides if line_turn(side_angle(*s), base) > limit]
     if not across:
         return along, across
-    other = _angle(max(across, key=lambda s: float(np.linalg.norm(s[1] - s[0]))))
+    other = side_angle(*max(across, key=lambda s: float(np.linalg.norm(s[1] - s[0]))))
     if line_turn(other, base) < math.radians(min(p.min_corner_angle, 180.0 - p.max_corner_angle)):
         return None
-    if any(line_turn(_angle(s), other) > limit for s in across):
+    if any(line_turn(side_angle(*s), other) > limit for s in across):
         return None
     return along, across
 

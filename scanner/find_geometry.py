@@ -86,6 +86,12 @@ def holds(quad: FloatArray, point: FloatArray) -> bool:
     return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
 
 
+def side_angle(start: FloatArray, end: FloatArray) -> float:
+    """The direction (radians, -pi to pi) of the side from ``start`` to ``end``."""
+    d = end - start
+    return math.atan2(float(d[1]), float(d[0]))
+
+
 def line_turn(a: float, b: float) -> float:
     """The angle between two undirected lines of angles ``a`` and ``b`` (radians), 0 to pi/2."""
     return abs((a - b + math.pi / 2) % math.pi - math.pi / 2)

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from scanner.faces import INDEX_BOX
-from scanner.find_geometry import Arr, FloatArray, side_lengths, spaced
+from scanner.find_geometry import Arr, FloatArray, side_angle, side_lengths, spaced
 from scanner.find_work import Work
 from scanner.params import FindParams
 
@@ -313,7 +313,7 @@ def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | No
     centre = quad.mean(axis=0)
     radius = np.linalg.norm(quad - centre, axis=1).mean()
     grown = centre + (quad - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
-    best = _fit_within(grown, [_direction(quad)], _widths(own_short, short, p), work, p)
+    best = _fit_within(grown, [side_angle(quad[0], quad[1])], _widths(own_short, short, p), work, p)
     return None if best is None else best[1]
 
 
@@ -340,7 +340,7 @@ def refit_in_pile(
     grown = centre + (hull - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
     angles: list[float] = []
     for q in pile:
-        a = _direction(q)
+        a = side_angle(q[0], q[1])
         if all(abs(math.remainder(a - b, math.pi / 2)) > math.radians(p.top_refit_turn_step) for b in angles):
             angles.append(a)
     widths = _widths(own_short, short, p)
@@ -364,12 +364,6 @@ def _cluster(quad: FloatArray, work: Work) -> FloatArray:
     return np.zeros((0, 2), np.float32)
 
 
-def _direction(quad: FloatArray) -> float:
-    """The direction (radians) of ``quad``'s first side."""
-    start = quad[1] - quad[0]
-    return math.atan2(float(start[1]), float(start[0]))
-
-
 def _widths(own_short: float, short: float | None, p: FindParams) -> FloatArray:
     """The card short sides a refit tries: about ``short`` (``top_refit_size_band``), or a range
     of fractions of ``own_short`` (``top_refit_sizes``) when the card size is not known."""
@@ -378,6 +372,35 @@ def _widths(own_short: float, short: float | None, p: FindParams) -> FloatArray:
         return np.arange(low, high + 1e-9, p.top_refit_size_step) * own_short
     band = p.top_refit_size_band
     return np.arange(1.0 - band, 1.0 + band + 1e-9, p.top_refit_size_step) * short
+
+
+def _edge_runs(
+    px: FloatArray,
+    py: FloatArray,
+    gx: FloatArray,
+    gy: FloatArray,
+    total: FloatArray,
+    u: FloatArray,
+    v: FloatArray,
+    p: FindParams,
+) -> tuple[tuple[int, int], tuple[FloatArray, FloatArray]]:
+    """The pixels at ``px``, ``py`` (gradients ``gx``, ``gy``, magnitude ``total``) on a grid
+    along the unit directions ``u`` and ``v``: its origin (the grid's first cell, in whole steps
+    along each) and the running sums of the edges across ``u`` and across ``v``
+    (``_running_sums``)."""
+    cu = px * u[0] + py * u[1]
+    cv = px * v[0] + py * v[1]
+    lu, lv = math.floor(float(cu.min())), math.floor(float(cv.min()))
+    iu = np.round(cu - lu).astype(np.intp)
+    iv = np.round(cv - lv).astype(np.intp)
+    shape = (int(iu.max()) + 1, int(iv.max()) + 1)
+    grids = []
+    for n in (u, v):
+        across = np.abs(gx * n[0] + gy * n[1])
+        grids.append(
+            _edge_grid(iu, iv, (across >= p.top_min_gradient) & (across >= p.top_alignment * total), shape)
+        )
+    return (lu, lv), _running_sums(grids[0], grids[1])
 
 
 def _fit_within(
@@ -408,42 +431,27 @@ def _fit_within(
     steps = int(p.top_refit_turn // p.top_refit_turn_step)
     best: tuple[float, FloatArray] | None = None
     by_size: dict[int, tuple[float, FloatArray]] = {}
-    for base in directions:
-        for k in range(-steps, steps + 1):
-            angle = base + math.radians(k * p.top_refit_turn_step)
-            u = np.array([math.cos(angle), math.sin(angle)])
-            v = np.array([-u[1], u[0]])
-            cu = px * u[0] + py * u[1]
-            cv = px * v[0] + py * v[1]
-            lu, lv = math.floor(float(cu.min())), math.floor(float(cv.min()))
-            iu = np.round(cu - lu).astype(np.intp)
-            iv = np.round(cv - lv).astype(np.intp)
-            shape = (int(iu.max()) + 1, int(iv.max()) + 1)
-            grids = []
-            for n in (u, v):
-                across = np.abs(gx * n[0] + gy * n[1])
-                grids.append(
-                    _edge_grid(
-                        iu, iv, (across >= p.top_min_gradient) & (across >= p.top_alignment * total), shape
-                    )
-                )
-            runs = _running_sums(grids[0], grids[1])
-            tried: set[tuple[int, int]] = set()  # sizes that round alike give the same rectangle
-            for size, width in enumerate(widths):
-                for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
-                    cells = (round(wide), round(tall))
-                    if cells in tried:
-                        continue
-                    tried.add(cells)
-                    shown, u0, v0 = _best_rectangle(runs[0], runs[1], cells[0], cells[1])
-                    if shown <= 0 or (size in by_size and shown <= by_size[size][0]):
-                        continue
-                    a0, a1 = lu + u0, lu + u0 + cells[0]
-                    b0, b1 = lv + v0, lv + v0 + cells[1]
-                    rect = np.array([u * a0 + v * b0, u * a1 + v * b0, u * a1 + v * b1, u * a0 + v * b1])
-                    by_size[size] = (shown, rect)
-                    if best is None or shown > best[0]:
-                        best = (shown, rect)
+    turns = [math.radians(k * p.top_refit_turn_step) for k in range(-steps, steps + 1)]
+    for angle in (base + turn for base in directions for turn in turns):
+        u = np.array([math.cos(angle), math.sin(angle)])
+        v = np.array([-u[1], u[0]])
+        (lu, lv), runs = _edge_runs(px, py, gx, gy, total, u, v, p)
+        tried: set[tuple[int, int]] = set()  # sizes that round alike give the same rectangle
+        for size, width in enumerate(widths):
+            for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
+                cells = (round(wide), round(tall))
+                if cells in tried:
+                    continue
+                tried.add(cells)
+                shown, u0, v0 = _best_rectangle(runs[0], runs[1], cells[0], cells[1])
+                if shown <= 0 or (size in by_size and shown <= by_size[size][0]):
+                    continue
+                a0, a1 = lu + u0, lu + u0 + cells[0]
+                b0, b1 = lv + v0, lv + v0 + cells[1]
+                rect = np.array([u * a0 + v * b0, u * a1 + v * b0, u * a1 + v * b1, u * a0 + v * b1])
+                by_size[size] = (shown, rect)
+                if best is None or shown > best[0]:
+                    best = (shown, rect)
     if best is None or near_best is None:
         return best
     # a card's print holds smaller card-shaped outlines: of the sizes that show

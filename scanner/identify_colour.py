@@ -28,25 +28,20 @@ def redness(bgr: Image, params: IdentifyParams) -> float:
     """
     if bgr.ndim != 3 or bgr.size == 0:
         return 0.0
-    pixels = bgr.reshape(-1, 3)
-    # the channel sums in 16 bits, then as float32 (exact): the same ordering values, so the
-    # same darkest pixels, without converting every pixel to float
-    summed = np.add(pixels[:, 0], pixels[:, 1], dtype=np.uint16)
-    summed += pixels[:, 2]
-    lightness = summed.astype(np.float32)
-    count = max(1, round(params.ink_quantile * len(lightness)))
-    ink = pixels[np.argpartition(lightness, count - 1)[:count]].astype(np.float32)
-    red = ink[:, 2] - np.maximum(ink[:, 0], ink[:, 1])
-    return float(np.clip(red.mean() / 255.0, 0.0, 1.0))
+    return rednesses([bgr], params)[0]
 
 
 def rednesses(bgrs: list[Image], params: IdentifyParams) -> list[float]:
-    """``redness`` of each of ``bgrs``, the same values; crops of one shape are taken together
-    (each crop's darkest pixels chosen along its own row of one array)."""
+    """``redness`` of each of ``bgrs``; colour crops of one shape are taken together (each crop's
+    darkest pixels chosen along its own row of one array)."""
     first = bgrs[0] if bgrs else None
-    if first is None or first.ndim != 3 or first.size == 0 or any(b.shape != first.shape for b in bgrs):
+    if first is None:
+        return []
+    if first.ndim != 3 or first.size == 0 or any(b.shape != first.shape for b in bgrs):
         return [redness(bgr, params) for bgr in bgrs]
     pixels = np.stack(bgrs).reshape(len(bgrs), -1, 3)
+    # the channel sums in 16 bits, then as float32 (exact): the same ordering values, so the
+    # same darkest pixels, without converting every pixel to float
     summed = np.add(pixels[..., 0], pixels[..., 1], dtype=np.uint16)
     summed += pixels[..., 2]
     lightness = summed.astype(np.float32)
@@ -54,7 +49,6 @@ def rednesses(bgrs: list[Image], params: IdentifyParams) -> list[float]:
     darkest = np.argpartition(lightness, count - 1, axis=1)[:, :count]
     ink = pixels[np.arange(len(bgrs))[:, None], darkest].astype(np.float32)
     red = ink[..., 2] - np.maximum(ink[..., 0], ink[..., 1])
-    # each row's mean as ``redness`` takes it, then scaled and clipped as there
     return [min(max(float(mean / 255.0), 0.0), 1.0) for mean in red.mean(axis=1)]
 
 
