@@ -19,29 +19,18 @@ import importlib
 import os
 import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from benchmarks.scanner_speed import frames, load_tree
+from benchmarks.scanner_speed import cpu_wall_ms, frames, load_tree
 from scanner.find import find_cards
 from scanner.identify import identify
 from scanner.identify_view import CardView
 from scanner.scan import Scanner
 from scanner.types import Quad
 from scorer.cards import DeckKind
-
-
-def _timed(
-    call: Callable[[np.ndarray, Quad], object], image: np.ndarray, corners: Quad
-) -> tuple[float, float]:
-    """Thread CPU and wall milliseconds of one call."""
-    wall, cpu = time.perf_counter(), time.thread_time()
-    call(image, corners)
-    return (time.thread_time() - cpu) * 1000.0, (time.perf_counter() - wall) * 1000.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             for round_ in range(args.rounds):
                 for image, corners in case:
                     for tag in ("old", "new") if round_ % 2 == 0 else ("new", "old"):
-                        cpu, wall = _timed(runs[tag], image, corners)
+                        cpu, wall = cpu_wall_ms(runs[tag], image, corners)
                         times.setdefault((tag, "cpu"), []).append(cpu)
                         times.setdefault((tag, "wall"), []).append(wall)
             for clock in ("cpu", "wall"):

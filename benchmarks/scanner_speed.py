@@ -45,6 +45,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -202,6 +203,14 @@ def print_stages(repeat: int) -> None:
 
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def cpu_wall_ms(call: Callable[..., object], *args: object) -> tuple[float, float]:
+    """Milliseconds of one ``call(*args)``: the calling thread's CPU time (what the work costs,
+    whatever else runs on a shared machine) and the wall time."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    call(*args)
+    return (time.thread_time() - cpu) * 1000.0, (time.perf_counter() - wall) * 1000.0
 
 
 def load_tree(rev: str, scratch: Path) -> tuple[ModuleType, ModuleType, ModuleType]:

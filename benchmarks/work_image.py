@@ -17,14 +17,13 @@ import argparse
 import os
 import statistics
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from benchmarks.scanner_speed import cases, load_tree
+from benchmarks.scanner_speed import cases, cpu_wall_ms, load_tree
 from scanner.find_work import Work, make_work
 from scanner.params import FindParams
 
@@ -58,10 +57,9 @@ def compare(rev: str, repeat: int) -> None:
                 order = ("old", "new") if round_ % 2 == 0 else ("new", "old")
                 for image in images:
                     for tag in order:
-                        start_wall, start_cpu = time.perf_counter(), time.thread_time()
-                        trees[tag](image, params)
-                        cpu[tag].append((time.thread_time() - start_cpu) * 1000.0)
-                        wall[tag].append((time.perf_counter() - start_wall) * 1000.0)
+                        spent_cpu, spent_wall = cpu_wall_ms(trees[tag], image, params)
+                        cpu[tag].append(spent_cpu)
+                        wall[tag].append(spent_wall)
             row = f"{label:>6}"
             for times in (cpu, wall):
                 old, new = statistics.median(times["old"]), statistics.median(times["new"])
