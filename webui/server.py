@@ -11,6 +11,7 @@ warning silenced, until waitress offers another way.)
 
 from __future__ import annotations
 
+import logging
 import threading
 import warnings
 from dataclasses import dataclass
@@ -18,9 +19,12 @@ from typing import Any
 
 import waitress
 from flask import Flask
+from waitress import wasyncore
 from waitress.server import create_server
 
 from webui.config import SERVER_THREADS
+
+log = logging.getLogger(__name__)
 
 WAITRESS_OPTIONS: dict[str, Any] = {"send_bytes": 1, "ident": "octotable", "channel_timeout": 120}
 
@@ -41,22 +45,42 @@ class BackgroundServer:
     server: Any
     thread: threading.Thread
 
-    def stop(self) -> None:
-        """End the live streams, stop the worker threads, then close every socket inside the
-        server's own loop so its thread ends cleanly."""
+    def stop(self, timeout: float = 30.0) -> None:
+        """End the live streams, wait for the worker threads, then close every socket inside the
+        server's own loop so its thread ends cleanly.
+
+        A worker still busy after ``timeout`` seconds would later wake the loop through its
+        trigger pipe; closing that pipe under it fails (or, once the descriptor is reused, writes
+        into another file), so then only the listening socket and the connections are closed and the
+        loop thread, a daemon, is left to the end of the process.
+        """
         from webui.context import EXTENSION
 
         table = self.app.extensions.get(EXTENSION)
         if table is not None:
             table.service.close()
-        self.server.task_dispatcher.shutdown(timeout=5)
+        dispatcher = self.server.task_dispatcher
+        dispatcher.shutdown(timeout=timeout)
+        with dispatcher.lock:
+            busy = len(dispatcher.threads)
+        trigger = self.server.trigger
+        if busy:
+            log.warning(
+                "%d server thread(s) still busy after %.0f s; the server loop is left running", busy, timeout
+            )
 
         def close_all() -> None:
             for channel in list(self.server._map.values()):
-                channel.close()
+                if not busy:
+                    channel.close()
+                elif channel is self.server:  # its own close() would close the trigger too
+                    wasyncore.dispatcher.close(channel)
+                elif channel is not trigger:
+                    channel.close()
 
-        self.server.trigger.pull_trigger(close_all)
-        self.thread.join(timeout=5)
+        trigger.pull_trigger(close_all)
+        if not busy:
+            self.thread.join(timeout=5)
 
 
 def start_background(

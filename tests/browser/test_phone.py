@@ -60,18 +60,21 @@ def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
     assert watcher_phone.locator("#players .player").count() == 2
     assert watcher_phone.locator("#controls").is_hidden()  # no PIN, no controls
 
+    newest = "(document.querySelector('#history .seq') || {textContent: '#0'}).textContent.slice(1) | 0"
+
     def enter(*cards: str, submit: str | None = "#end-turn") -> None:
-        """Tap the cards on the scorer's keypad (and the submit button); wait until the watcher has it."""
-        seq = len(scorer_phone.locator("#history .seq").all())
+        """Tap the cards on the scorer's keypad (and the submit button); wait until both phones show
+        the new play.  The scorer's own page learns of a play from its answer, which may come after
+        the watcher's stream: waiting for both keeps the next tap off a keypad that is a play behind."""
+        before = watcher_phone.evaluate(newest)
         for card in cards:
             tap(scorer_phone, f"#entry [data-card='{card}']")
         if submit == "Space":  # a keyboard at the table ends the turn
             scorer_phone.keyboard.press("Space")
         elif submit is not None:
             tap(scorer_phone, submit)
-        watcher_phone.wait_for_function(
-            "(n) => document.querySelectorAll('#history .seq').length === n", arg=seq + 1
-        )
+        watcher_phone.wait_for_function(f"(n) => ({newest}) > n", arg=before)
+        scorer_phone.wait_for_function(f"(n) => ({newest}) === n", arg=watcher_phone.evaluate(newest))
 
     # Round 1, Ana deals: turn up a 1; Ana plays 1, Ben plays 2, Ana plays 3 and 1 and is out.
     enter("1", submit=None)

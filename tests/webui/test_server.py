@@ -1,0 +1,83 @@
+"""Stopping the background server: a worker still busy when it stops must not fail later, nor
+write into a descriptor the process has since reused."""
+
+from __future__ import annotations
+
+import http.client
+import threading
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+
+from webui.server import start_background
+
+
+@pytest.fixture
+def thread_errors() -> Iterator[list[BaseException]]:
+    """Exceptions raised in any thread while the test runs."""
+    errors: list[BaseException] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: errors.append(args.exc_value or RuntimeError(str(args)))
+    yield errors
+    threading.excepthook = previous
+
+
+def slow_app(entered: threading.Event, release: threading.Event) -> Flask:
+    app = Flask(__name__)
+
+    @app.get("/slow")
+    def slow() -> str:
+        entered.set()
+        release.wait(10)
+        return "done"
+
+    @app.get("/quick")
+    def quick() -> str:
+        return "quick"
+
+    return app
+
+
+def test_a_stopped_server_with_no_busy_worker_ends_its_thread() -> None:
+    server = start_background(slow_app(threading.Event(), threading.Event()), threads=2)
+    with urllib.request.urlopen(server.url + "/quick", timeout=5) as answer:
+        assert answer.read() == b"quick"
+    server.stop(timeout=5)
+    assert not server.thread.is_alive()
+
+
+def test_a_worker_still_busy_when_the_server_stops_finishes_without_an_error(
+    thread_errors: list[BaseException],
+) -> None:
+    entered, release = threading.Event(), threading.Event()
+    server = start_background(slow_app(entered, release), threads=2)
+    outcome: dict[str, object] = {}
+
+    def ask() -> None:
+        try:
+            with urllib.request.urlopen(server.url + "/slow", timeout=10) as answer:
+                outcome["body"] = answer.read()
+        except (OSError, http.client.HTTPException) as error:  # closed under the answer
+            outcome["error"] = error
+
+    client = threading.Thread(target=ask)
+    client.start()
+    assert entered.wait(5)
+    server.stop(timeout=0.2)  # the worker is still inside the request
+    # Its trigger pipe stays open: a worker wakes the loop through it when its answer is done,
+    # and a closed descriptor may be reused by the next file or socket the process opens.
+    assert not server.server.trigger._closed
+    release.set()
+    client.join(10)
+    dispatcher = server.server.task_dispatcher
+    for _ in range(100):  # the worker leaves once its request is answered
+        with dispatcher.lock:
+            if not dispatcher.threads:
+                break
+        threading.Event().wait(0.05)
+    with dispatcher.lock:
+        assert not dispatcher.threads
+    assert outcome  # the client got an answer or a closed connection, not a hang
+    assert thread_errors == []
