@@ -24,6 +24,10 @@ from webui.demo import DEMO_NOTE, play_demo
 from webui.service import Flagged, GameService
 from webui.store import EventStore
 
+REPLAY_S = 600.0
+"""How long a whole recording may take to replay before a test calls it hung: the scanner reads
+every frame, which takes minutes when the machine's cores are shared with other work."""
+
 
 def wait_until(check: Callable[[], bool], timeout: float = 10.0) -> bool:
     end = time.monotonic() + timeout
@@ -173,7 +177,7 @@ def test_the_camera_thread_scores_a_recording_as_octotable_replay_does(tmp_path:
     camera = CameraThread(service, config, params=CameraParams(realtime_replay=False))
     camera.start()
     try:
-        assert wait_until(lambda: "the recording has ended" in service.camera.message, timeout=120)
+        assert wait_until(lambda: "the recording has ended" in service.camera.message, timeout=REPLAY_S)
     finally:
         camera.stop()
     assert reference.seq >= 3  # the recording gives the pipeline something to score
@@ -192,7 +196,7 @@ def test_auto_without_a_camera_plays_the_demo_recording_once_on_a_fresh_table(tm
     camera = CameraThread(service, config, params=CameraParams(realtime_replay=False, retry_initial_s=0.05))
     camera.start()
     try:
-        assert wait_until(lambda: "the demo recording has ended" in service.camera.message, timeout=120)
+        assert wait_until(lambda: "the demo recording has ended" in service.camera.message, timeout=REPLAY_S)
     finally:
         camera.stop()
     assert len(service.game.players) == 3  # the recording's table
@@ -235,7 +239,7 @@ def test_auto_replays_the_demo_on_a_new_game_when_the_table_holds_only_an_earlie
         camera = CameraThread(service, config, params=params)
         camera.start()
         try:
-            assert wait_until(partial(demo_ended, service), timeout=120)
+            assert wait_until(partial(demo_ended, service), timeout=REPLAY_S)
         finally:
             camera.stop()
         assert service.game.seq > 0
@@ -263,7 +267,7 @@ def test_with_confirm_readings_the_camera_flags_every_reading_and_applies_none(t
     camera = CameraThread(service, config, params=CameraParams(realtime_replay=False))
     camera.start()
     try:
-        assert wait_until(lambda: "the recording has ended" in service.camera.message, timeout=120)
+        assert wait_until(lambda: "the recording has ended" in service.camera.message, timeout=REPLAY_S)
     finally:
         camera.stop()
     assert service.game.seq == 0  # nothing applied by itself
