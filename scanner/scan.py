@@ -330,12 +330,11 @@ class Scanner:
                 for j in range(len(quads))
             ):
                 continue  # another named card's outline
+            seen = side_visibility(rect, work, None, p)
+            if seen is None or seen < shown[k] + p.top_refit_named_gain:
+                continue  # its sides show no more than the card's own: not read
             again = self._read_at(frame, work, rect)
             if again is None or again.card != detections[k].card:
-                continue
-            moved = np.asarray(again.corners, np.float64) * work.scale
-            seen = side_visibility(moved, work, None, p)
-            if seen is None or seen < shown[k] + p.top_refit_named_gain:
                 continue
             out[k] = again
             if id(detections[k]) in whole:
