@@ -294,10 +294,10 @@ class Scanner:
         sides show along less than ``top_refit_named_below`` of its outline (at most
         ``top_refit_max``, the least shown first) given the outline ``refit_outline`` fits near
         its own, when that outline lies as ``_refit_one`` asks (but near no other named card's
-        only: an outline not identified there may be this card's, misfit), reads the same card and its sides
-        show by ``top_refit_named_gain`` more: a top card's outline found or laid out a little
-        off (taking in a card under it) is put right, so that it is told from that card.  The
-        ``id`` of each card so moved joins ``whole`` when the card's did."""
+        only: an outline not identified there may be this card's, misfit), its sides show by
+        ``top_refit_named_gain`` more and it reads the same card: a top card's outline found or
+        laid out a little off (taking in a card under it) is put right, so that it is told from
+        that card.  The ``id`` of each card so moved joins ``whole`` when the card's did."""
         p = self.params.find
         if p.top_refit_named_below <= 0.0 or p.top_refit_max == 0:
             return detections
@@ -322,7 +322,8 @@ class Scanner:
             if rect is None:
                 continue
             rect_short = side_lengths(rect)[0]
-            if not p.top_refit_moved * rect_short <= outline_distance(rect, quads[k]) <= p.top_refit_reach * rect_short:
+            moved = outline_distance(rect, quads[k])
+            if not p.top_refit_moved * rect_short <= moved <= p.top_refit_reach * rect_short:
                 continue  # the outline read already, or another card's
             near = p.top_refit_same * rect_short
             if any(
@@ -332,7 +333,7 @@ class Scanner:
                 continue  # another named card's outline
             seen = side_visibility(rect, work, None, p)
             if seen is None or seen < shown[k] + p.top_refit_named_gain:
-                continue  # its sides show no more than the card's own: not read
+                continue  # its sides show less than the card's own: not read
             again = self._read_at(frame, work, rect)
             if again is None or again.card != detections[k].card:
                 continue
