@@ -21,7 +21,14 @@ import numpy as np
 
 from scanner.find import FoundCard, find_cards, other_way
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
-from scanner.find_top import outline_distance, overlapping, refit_in_pile, refit_outline, top_flags
+from scanner.find_top import (
+    outline_distance,
+    overlapping,
+    refit_in_pile,
+    refit_outline,
+    side_visibility,
+    top_flags,
+)
 from scanner.find_top_print import print_over
 from scanner.find_work import Work, make_work
 from scanner.identify import Identification, identify
@@ -171,6 +178,7 @@ class Scanner:
             covered = read_covered(frame, work, detections, self.templates, self.params, candidates)
             whole = {id(d) for d in detections}
             covered = self._refit_unnamed(frame, work, covered, whole)
+            covered = self._refit_named_tops(frame, work, covered, whole)
             covered, twins = merge_twins(covered, self.params.find)
             covered, heirs = drop_outlines(covered, whole, self.params.find)
             whole |= twins | heirs
@@ -278,6 +286,61 @@ class Scanner:
                 continue  # nothing read, or a named card read again a little off its outline
             out[j] = again
             whole.add(id(again))
+
+    def _refit_named_tops(
+        self, frame: Image, work: Work, detections: list[Detection], whole: set[int]
+    ) -> list[Detection]:
+        """``detections`` with each named card marked top that overlaps another card and whose
+        sides show along less than ``top_refit_named_below`` of its outline (at most
+        ``top_refit_max``, the least shown first) given the outline ``refit_outline`` fits near
+        its own, when that outline lies as ``_refit_one`` asks (but near no other named card's
+        only: an outline not identified there may be this card's, misfit), its sides show by
+        ``top_refit_named_gain`` more and it reads the same card: a top card's outline found or
+        laid out a little off (taking in a card under it) is put right, so that it is told from
+        that card.  The ``id`` of each card so moved joins ``whole`` when the card's did."""
+        p = self.params.find
+        if p.top_refit_named_below <= 0.0 or p.top_refit_max == 0:
+            return detections
+        quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
+        pairs = overlapping(quads, p)
+        paired = {k for pair in pairs for k in pair}
+        shown: dict[int, float] = {}
+        for k in sorted(paired):
+            d = detections[k]
+            if d.card is None or not d.top:
+                continue
+            seen = side_visibility(quads[k], work, None, p)
+            if seen is not None and seen < p.top_refit_named_below:
+                shown[k] = seen
+        if not shown:
+            return detections
+        named = [side_lengths(q)[0] for q, d in zip(quads, detections, strict=True) if d.card is not None]
+        short = p.card_size_px[0] * work.scale if p.card_size_px is not None else float(np.median(named))
+        out = list(detections)
+        for k in sorted(shown, key=shown.__getitem__)[: p.top_refit_max]:
+            rect = refit_outline(quads[k], work, p, short)
+            if rect is None:
+                continue
+            rect_short = side_lengths(rect)[0]
+            moved = outline_distance(rect, quads[k])
+            if not p.top_refit_moved * rect_short <= moved <= p.top_refit_reach * rect_short:
+                continue  # the outline read already, or another card's
+            near = p.top_refit_same * rect_short
+            if any(
+                j != k and out[j].card is not None and outline_distance(rect, quads[j]) < near
+                for j in range(len(quads))
+            ):
+                continue  # another named card's outline
+            seen = side_visibility(rect, work, None, p)
+            if seen is None or seen < shown[k] + p.top_refit_named_gain:
+                continue  # its sides show less than the card's own: not read
+            again = self._read_at(frame, work, rect)
+            if again is None or again.card != detections[k].card:
+                continue
+            out[k] = again
+            if id(detections[k]) in whole:
+                whole.add(id(again))
+        return out
 
     def _refit_one(
         self, frame: Image, work: Work, quads: list[FloatArray], k: int, short: float | None

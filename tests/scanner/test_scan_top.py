@@ -167,6 +167,21 @@ def test_a_held_out_piles_top_card_outlined_off_it_is_found_over_the_pile(seed: 
     assert not [m for m in mistakes if "top card of the pile" in m or " read as " in m or "false card" in m]
 
 
+@pytest.mark.parametrize(("seed", "index"), [(7373, 27), (2727, 46)])
+def test_a_named_top_cards_outline_taking_in_a_card_under_it_is_fitted_to_the_top_card(
+    seed: int, index: int
+) -> None:
+    # the top card (7373-27: a +2; 2727-46: 3C) is named on an outline lying nearer a card under
+    # it than itself (0.18 and 0.09 of its short side off), so that card reads as the top card's
+    # name and the top card is not found; fitted again near its outline, it reads the same card
+    # 0.12 and 0.03 off, its sides showing along more of it
+    image, scene = held_out_scene(seed, index)
+    deck = DeckKind(scene["deck"])
+    detections = Scanner(deck).scan(image).detections
+    _, mistakes = score_scene(scene, detections, deck)
+    assert not [m for m in mistakes if "top card of the pile" in m or " read as " in m]
+
+
 def test_a_named_card_read_again_a_little_off_over_its_fan_is_not_named_twice() -> None:
     # 4714-21: a fan whose top card, a 4, is named on an outline 0.12 of its short side off; the
     # fit over the fan lands 0.19 off on the other side and reads 4 again: a second 4 there
@@ -210,6 +225,8 @@ def test_the_top_card_of_a_fixture_pile_is_named_and_marked_alone() -> None:
         ("top_refit_reach", 0.01),
         ("top_refit_max", 1.5),
         ("top_refit_near_best", 1.5),
+        ("top_refit_named_below", 1.5),
+        ("top_refit_named_gain", -2.0),
         ("top_small", 1.5),
         ("top_print_margin", -0.1),
         ("top_print_min_score", 1.5),
