@@ -28,6 +28,11 @@ With ``--stages`` the steps of ``Scanner.scan`` are timed one by one on the same
 scan runs them: the work image, finding (given the work image), identifying every card found,
 covered-card reading with the steps after it (refitting unnamed cards, twins, top flags), and
 their sum; medians per frame.
+
+With ``--cpu`` (with ``--against`` or ``--stages``) every time is the calling thread's CPU time
+(``time.thread_time``) instead of the wall clock: on a machine shared with other work, the time
+the scheduler gives other processes is left out, so the two trees' figures move far less with
+the load (they still include what a busy machine costs in caches).
 """
 
 from __future__ import annotations
@@ -158,9 +163,11 @@ STAGES = ("work", "find", "identify", "covered", "sum")
 refit of unnamed cards, twins and the top flags)."""
 
 
-def stage_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> dict[str, float]:
+def stage_ms(
+    scanner: Scanner, images: list[np.ndarray], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> dict[str, float]:
     """Median milliseconds per frame of each of ``STAGES``, the steps run as ``Scanner.scan`` runs
-    them (with templates)."""
+    them (with templates), by ``clock`` (seconds: the wall clock, or the thread's CPU time)."""
     from scanner.scan import _retop
     from scanner.scan_covered import read_covered
     from scanner.scan_twins import merge_twins
@@ -170,35 +177,36 @@ def stage_ms(scanner: Scanner, images: list[np.ndarray], repeat: int) -> dict[st
     params = scanner.params
     for _ in range(repeat):
         for image in images:
-            marks = [time.perf_counter()]
+            marks = [clock()]
             work = make_work(image, params.find)
-            marks.append(time.perf_counter())
+            marks.append(clock())
             found = find_cards(image, params.find, work, scores=False)
-            marks.append(time.perf_counter())
+            marks.append(clock())
             read = [scanner._detect(image, card) for card in found]
-            marks.append(time.perf_counter())
+            marks.append(clock())
             detections = [d for d, _ in read]
             covered = read_covered(image, work, detections, scanner.templates, params, [c for _, c in read])
             whole = {id(d) for d in detections}
             covered = scanner._refit_unnamed(image, work, covered, whole)
             covered, twins = merge_twins(covered, params.find)
             _retop(covered, whole | twins, work, params.find)
-            marks.append(time.perf_counter())
+            marks.append(clock())
             for name, start, end in zip(STAGES, marks, marks[1:], strict=False):
                 times[name].append((end - start) * 1000.0)
             times["sum"].append((marks[-1] - marks[0]) * 1000.0)
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def print_stages(repeat: int) -> None:
-    """Print ``stage_ms`` for every row of ``cases``."""
+def print_stages(repeat: int, clock: Callable[[], float] = time.perf_counter) -> None:
+    """Print ``stage_ms`` for every row of ``cases``, by ``clock``."""
     scanner = Scanner(DeckKind.OKTRIS)
     scanner.warm_up()
-    print(f"median ms per frame of each step of the scan, {FRAMES} frames x {repeat} scans each")
+    kind = "thread CPU" if clock is time.thread_time else "wall"
+    print(f"median {kind} ms per frame of each step of the scan, {FRAMES} frames x {repeat} scans each")
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
     print(f"{'cards':>5} " + " ".join(f"{name:>9}" for name in STAGES))
     for label, images in cases():
-        ms = stage_ms(scanner, images, repeat)
+        ms = stage_ms(scanner, images, repeat, clock)
         print(f"{label:>5} " + " ".join(f"{ms[name]:>9.2f}" for name in STAGES))
 
 
@@ -235,8 +243,9 @@ def load_tree(rev: str, scratch: Path) -> tuple[ModuleType, ModuleType, ModuleTy
     return tuple(importlib.import_module(f"{name}.{module}") for module in ("scan", "find", "find_work"))  # type: ignore[return-value]
 
 
-def compare(rev: str, repeat: int) -> None:
-    """Print the current scanner's medians against those of revision ``rev``, taking turns."""
+def compare(rev: str, repeat: int, clock: Callable[[], float] = time.perf_counter) -> None:
+    """Print the current scanner's medians against those of revision ``rev``, taking turns, by
+    ``clock`` (seconds: the wall clock, or the calling thread's CPU time)."""
     with tempfile.TemporaryDirectory() as scratch:
         old_scan, old_find, old_work = load_tree(rev, Path(scratch))
         trees = {
@@ -250,7 +259,8 @@ def compare(rev: str, repeat: int) -> None:
             tag: {"scores": False} if "scores" in inspect.signature(find).parameters else {}
             for tag, (_scanner, find, _work) in trees.items()
         }
-        print(f"current tree against {rev}: {FRAMES} frames x {repeat} rounds, taking turns")
+        kind = "thread CPU" if clock is time.thread_time else "wall"
+        print(f"current tree against {rev}: {FRAMES} frames x {repeat} rounds, taking turns, {kind} ms")
         print(f"load average at start: {os.getloadavg()[0]:.1f}")
         print(
             f"{'cards':>5} {'scan old':>9} {'scan new':>9} {'ratio':>6} {'find old':>9} {'find new':>9}"
@@ -264,13 +274,13 @@ def compare(rev: str, repeat: int) -> None:
                     for tag in order:
                         scanner, find, work_of = trees[tag]
                         params = scanner.params.find
-                        start = time.perf_counter()
+                        start = clock()
                         scanner.scan(image)
-                        scanned = time.perf_counter()
+                        scanned = clock()
                         work = work_of(image, params)
-                        worked = time.perf_counter()
+                        worked = clock()
                         find(image, params, work, **as_scanned[tag])
-                        found = time.perf_counter()
+                        found = clock()
                         for stage, ms in (
                             ("scan", scanned - start),
                             ("find", found - worked),
@@ -332,6 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="REV", help="compare with the scanner of git revision REV")
     parser.add_argument("--stages", action="store_true", help="time the steps of the scan one by one")
     parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="with --against or --stages: time the calling thread's CPU instead of the wall clock "
+        "(what the work costs, whatever else runs on a shared machine)",
+    )
+    parser.add_argument(
         "--scenes",
         metavar="DIR",
         type=Path,
@@ -345,11 +361,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.against and args.scenes is not None:
         compare_scenes(args.against, args.scenes, args.repeat)
         return 0
+    clock = time.thread_time if args.cpu else time.perf_counter
     if args.against:
-        compare(args.against, args.repeat)
+        compare(args.against, args.repeat, clock)
         return 0
     if args.stages:
-        print_stages(args.repeat)
+        print_stages(args.repeat, clock)
         return 0
     scanner = Scanner(DeckKind.OKTRIS)
     scanner.warm_up()

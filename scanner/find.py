@@ -533,10 +533,11 @@ def find_cards(
     if not quads and params.flat_fallback:
         # no card at all: a shadow band may cut every card's outline; look once more with the
         # table's light divided out
-        again = replace(params, flat_fallback=False)
-        flat = flat_work(image, work, again)
+        # (``flat_work`` does not read ``flat_fallback``: the parameters without the look are made
+        # only when the look is taken)
+        flat = flat_work(image, work, params)
         if flat is not None:
-            return find_cards(image, again, flat, scores)
+            return find_cards(image, replace(params, flat_fallback=False), flat, scores)
     quads = _of_one_size(quads, shown, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)

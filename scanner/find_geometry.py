@@ -130,8 +130,20 @@ def is_card_quad(quad: FloatArray, p: FindParams, tolerance: float | None = None
 
 def quad_distance(a: FloatArray, b: FloatArray) -> float:
     """Mean distance from each corner of ``a`` to the nearest corner of ``b`` (any corner order)."""
-    d = a[:, None, :] - b[None, :, :]
-    return float(np.sqrt((d * d).sum(axis=2)).min(axis=1).mean())
+    # sixteen distances: plain float arithmetic, the same values as the array expression
+    # ``np.sqrt(((a[:, None] - b[None]) ** 2).sum(axis=2)).min(axis=1).mean()`` at a quarter of its cost
+    others = np.asarray(b, dtype=np.float64).reshape(-1, 2).tolist()
+    corners = np.asarray(a, dtype=np.float64).reshape(-1, 2).tolist()
+    total = 0.0
+    for ax, ay in corners:
+        nearest = math.inf
+        for bx, by in others:
+            dx, dy = ax - bx, ay - by
+            d = math.sqrt(dx * dx + dy * dy)
+            if d < nearest:
+                nearest = d
+        total += nearest
+    return total / len(corners)
 
 
 def intersect(line1: Line, line2: Line) -> FloatArray | None:

@@ -24,6 +24,7 @@ quad (a hand, an arm, glare, a broken edge) is completed the same way.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import cv2
 import numpy as np
@@ -66,8 +67,11 @@ def _card_sides(
     return side_families(along + across, p)
 
 
-def hand_cut_cards(contour: Arr, dense: FloatArray, p: FindParams) -> list[CutCard]:
-    """The whole cards a region outline (``dense``: every pixel of it) may be the part in view of,
+def hand_cut_cards(
+    contour: Arr, dense: FloatArray | Callable[[], FloatArray], p: FindParams
+) -> list[CutCard]:
+    """The whole cards a region outline (``dense``: every pixel of it, or a call that makes them,
+    made only when a simplification of the hull can be a cut card) may be the part in view of,
     one reading per simplification of its hull (coarse to fine); ``seen`` is the region's hull.
     Empty when its card sides do not make a card of card aspect (``aspect_tolerance``), the
     region fills less than ``hand_min_seen`` of that card, reaches out of it, or is the whole card."""
@@ -75,16 +79,19 @@ def hand_cut_cards(contour: Arr, dense: FloatArray, p: FindParams) -> list[CutCa
     area = float(cv2.contourArea(contour))
     perimeter = cv2.arcLength(hull, True)
     seen = hull.reshape(-1, 2).astype(np.float64)
+    points = dense if isinstance(dense, np.ndarray) else None
     out: list[CutCard] = []
     for scale in (1.0, 0.5):
         polygon = cv2.approxPolyDP(hull, scale * p.poly_epsilon * perimeter, True).reshape(-1, 2)
         if not 5 <= len(polygon) <= 9:
             continue
-        quad = _from_polygon(polygon.astype(np.float64), dense, p)
+        if points is None:
+            points = dense() if callable(dense) else dense
+        quad = _from_polygon(polygon.astype(np.float64), points, p)
         if quad is None:
             continue
         whole = float(cv2.contourArea(quad.astype(np.float32)))
-        if whole <= 0 or not p.hand_min_seen <= area / whole <= 0.95 or not _holds(quad, dense):
+        if whole <= 0 or not p.hand_min_seen <= area / whole <= 0.95 or not _holds(quad, points):
             continue
         if all(float(np.abs(quad - o.quad).max()) > 2.0 for o in out):
             out.append(CutCard(quad=quad, seen=seen))
@@ -142,7 +149,8 @@ def hand_cut_lone(
     for contour in outlines:
         if not p.hand_min_seen * min_area <= cv2.contourArea(contour) <= max_area:
             continue
-        for card in hand_cut_cards(contour, dense(contour), p):
+        # every pixel of the outline made only for a hull that simplifies to a cut card's polygon
+        for card in hand_cut_cards(contour, partial(dense, contour), p):
             quad = card.quad
             if not min_area <= cv2.contourArea(quad.astype(np.float32)) <= max_area:
                 continue

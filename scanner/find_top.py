@@ -237,6 +237,9 @@ def top_flags(
     """
     if pairs is None:
         pairs = overlapping(quads, p)
+    if not pairs:
+        # no card lies over another: a named card found whole is on top, every other keeps its mark
+        return [True if n and w else m for n, w, m in zip(named, whole, marked, strict=True)]
     sides = order_above(quads, work, p, pairs)
     by_index = index_over(quads, named, p, pairs)
     by_index &= ~by_index.T  # each read inside the other: the index boxes do not tell

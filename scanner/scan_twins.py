@@ -50,6 +50,8 @@ def are_twins(a: Detection, b: Detection, p: FindParams) -> bool:
     shape (``joined``)."""
     if a.card is None or b.card is None:
         return False
+    if _off_box(a.corners[0], b.corners) or _off_box(b.corners[0], a.corners):
+        return False  # a read corner outside the other outline: its depth is below 0, so no twins
     qa = np.asarray(a.corners, np.float64)
     qb = np.asarray(b.corners, np.float64)
     short = min(side_lengths(qa)[0], side_lengths(qb)[0])
@@ -57,6 +59,15 @@ def are_twins(a: Detection, b: Detection, p: FindParams) -> bool:
     if depth >= p.twin_inside * short:
         return True
     return a.card == b.card and depth >= p.twin_inside_joined * short and joined(a, b, p) is not None
+
+
+def _off_box(point: tuple[float, float], corners: Quad) -> bool:
+    """Whether ``point`` lies more than a pixel outside the bounding box of ``corners``: then it
+    lies outside their outline (a test in plain floats, before the polygon's depth is measured)."""
+    xs = [c[0] for c in corners]
+    ys = [c[1] for c in corners]
+    x, y = point
+    return x < min(xs) - 1.0 or x > max(xs) + 1.0 or y < min(ys) - 1.0 or y > max(ys) + 1.0
 
 
 def joined(a: Detection, b: Detection, p: FindParams) -> Quad | None:

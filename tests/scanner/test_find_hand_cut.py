@@ -6,10 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.find import _dense, find_cards
+from scanner.find import _dense, _outlines, find_cards
 from scanner.find_cut import CutCard
 from scanner.find_geometry import order_corners
-from scanner.find_hand_cut import hand_cut_cards
+from scanner.find_hand_cut import hand_cut_cards, hand_cut_lone
+from scanner.find_work import make_work
 from scanner.params import FindParams
 from tests.scanner.test_find import best_match, card_quad, draw_card, table
 
@@ -95,3 +96,35 @@ def test_the_finder_reports_the_card_under_a_hand_whole(angle: float, corner: in
 def test_bad_hand_cut_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
         FindParams(**{field: value})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("angle", [0, 20, 65, 140])
+def test_a_whole_card_s_outline_pixels_are_not_filled_in(angle: float) -> None:
+    img = table(FELT)
+    draw_card(img, card_quad(640, 360, 240, angle))
+    work = make_work(img, PARAMS)
+    split = _outlines(work, PARAMS)["split"]
+    calls: list[int] = []
+
+    def dense(contour: np.ndarray) -> np.ndarray:
+        calls.append(1)
+        return _dense(contour)
+
+    # the card's hull simplifies to four corners: no cut card, and no need for every pixel of it
+    assert split and hand_cut_lone(split, [], work, PARAMS, dense) == []
+    assert calls == []
+
+
+def test_outline_pixels_made_on_demand_give_the_same_cut_cards() -> None:
+    img, _quad = _scene(20, 1, 0.45)
+    contour = _outline(img)
+    calls: list[int] = []
+
+    def dense() -> np.ndarray:
+        calls.append(1)
+        return _dense(contour)
+
+    lazy = hand_cut_cards(contour, dense, PARAMS)
+    eager = hand_cut_cards(contour, _dense(contour), PARAMS)
+    assert len(calls) == 1 and len(lazy) == len(eager) == 1
+    assert np.array_equal(lazy[0].quad, eager[0].quad) and np.array_equal(lazy[0].seen, eager[0].seen)

@@ -104,6 +104,28 @@ def test_the_index_decides_where_the_sides_show_nothing() -> None:
     assert top_flags(quads[1:], [False], [True], [False], work, PARAMS) == [False]
 
 
+def test_cards_that_overlap_nowhere_keep_their_marks_without_being_compared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # no two outlines overlap: a named card found whole is on top, every other card keeps its
+    # mark; neither the sides nor the index boxes are looked at
+    img = table((40, 100, 30))
+    work = make_work(img, PARAMS)
+    quads = _work_quads(
+        [as_quad(card_quad(x, 360, 180, 10)) for x in (250, 640, 1030)],
+        work.scale,
+    )
+
+    def compared(*_args: object, **_kwargs: object) -> np.ndarray:
+        raise AssertionError("a pair was compared")
+
+    monkeypatch.setattr("scanner.find_top.order_above", compared)
+    monkeypatch.setattr("scanner.find_top.index_over", compared)
+    named, whole = [True, True, False], [True, False, True]
+    assert top_flags(quads, named, whole, [False, False, True], work, PARAMS) == [True, False, True]
+    assert top_flags(quads, named, whole, [False, True, False], work, PARAMS) == [True, True, False]
+
+
 def test_an_outline_holding_another_leaves_the_pair_undecided() -> None:
     # two outlines of one card (one a little larger): neither lies over the other
     img = table((40, 100, 30))

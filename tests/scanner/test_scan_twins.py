@@ -64,6 +64,23 @@ def test_overlapping_cards_of_a_fan_are_not_twins() -> None:
     assert merge_twins([lower, upper], PARAMS) == ([lower, upper], set())
 
 
+def test_readings_far_apart_are_no_twins_without_measuring_their_outlines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # separate cards: each read corner lies off the other card's box, which tells them apart
+    # before any outline depth is measured (the same answer: a depth below 0)
+    a = _card(ONE, [(100, 100), (212, 100), (212, 258), (100, 258)])
+    b = _card(ONE, [(400, 100), (512, 100), (512, 258), (400, 258)])
+    c = _card(ONE, [(100, 300), (212, 300), (212, 458), (100, 458)])
+
+    def measured(*_args: object) -> float:
+        raise AssertionError("an outline depth was measured")
+
+    monkeypatch.setattr("scanner.scan_twins.point_depth", measured)
+    assert not are_twins(a, b, PARAMS) and not are_twins(b, a, PARAMS) and not are_twins(a, c, PARAMS)
+    assert merge_twins([a, b, c], PARAMS) == ([a, b, c], set())
+
+
 def test_a_card_not_named_is_never_a_twin() -> None:
     a = _card(ONE, FROM_BOTTOM_RIGHT)
     b = _card(None, FROM_TOP_LEFT)
