@@ -94,9 +94,10 @@ class LearnParams:
     shows a card face (``min_contrast``) and looks most like a card face of the deck is taken."""
     lenient_outlines: bool = True
     """Learning photos show one labelled card each, so the finder also takes the outlines it
-    refuses in a live frame: a card seen at a slant whose outline is nearly square
-    (``FindParams.slanted``) and a card the frame cuts off whose outline still simplified to a
-    quad (``FindParams.recut``).  The face checks below judge what is cut out."""
+    refuses in a live frame: a card the frame cuts off whose outline still simplified to a
+    quad (``FindParams.recut``), and a card seen at a slant whose outline is nearly square
+    (``FindParams.slanted``) even where the scanner's parameters turn those off.  The face
+    checks below judge what is cut out."""
     min_peer_part: float = 0.5
     """Standard cards: least score of the suit symbol of a card's corner index against another
     learned card of its suit (or of its rank glyph against another of its rank) for the card to
@@ -207,7 +208,7 @@ def cut_outs(
     """The ``limit`` largest cards of ``image`` (the largest first), each as a canonical card
     with the finder's score for it (a nearly square one both ways, ``scanner.find.other_way``);
     empty when no card is found.  ``lenient`` (``LearnParams.lenient_outlines``) also takes
-    slanted outlines and cards cut off by the frame that a live frame's finder refuses.
+    slanted outlines and cards cut off by the frame that a live frame's finder may refuse.
 
     A 200x280 BGR image is taken to be a canonical card already.
     """

@@ -14,9 +14,10 @@ its edges.  Then:
    edge); such a checked quad may be off the card's aspect by
    ``lone_aspect_tolerance`` (a slanted view).  A checked region that the
    frame's border cuts, and whose outline is therefore no quad, is completed
-   to the whole card from its sides in view (``scanner.find_cut``).  Learning from labelled
-   photos also takes slanted, nearly square outlines (``FindParams.slanted``) and completes
-   cut-off cards whose outline simplified to a failing quad (``FindParams.recut``).
+   to the whole card from its sides in view (``scanner.find_cut``).  A card seen at a slant,
+   whose outline is nearly square, is taken by stricter checks (``FindParams.slanted``) and
+   marked ``FoundCard.slanted``.  Learning from labelled photos also completes cut-off cards
+   whose outline simplified to a failing quad (``FindParams.recut``).
    A frame in which no card is found at all is looked at once more with the table's light
    divided out (``scanner.find_work.flat_work``, ``FindParams.flat_fallback``): a shadow
    band across a light table no longer cuts a card's faint outline.
@@ -84,12 +85,14 @@ class FoundCard:
 
     ``corners`` are in frame pixels, ordered canonically (``order_corners``);
     ``top`` is True unless another card lies over part of this one; ``score``
-    (0..1) says how much of the card's outline showed as an edge.
+    (0..1) says how much of the card's outline showed as an edge; ``slanted`` is True for a card
+    outlined only as one seen at a slant (``FindParams.slanted``), whose index reads coarsely.
     """
 
     corners: Quad
     top: bool
     score: float
+    slanted: bool = False
 
 
 def _lone_quad(contour: Arr, p: FindParams, tolerance: float | None = None) -> FloatArray | None:
@@ -213,7 +216,10 @@ def _lone_cards(
     p: FindParams,
     passes: tuple[tuple[str, bool], ...] = _PASSES,
     faint: Arr | None = None,
+    slanted: list[FloatArray] | None = None,
 ) -> list[FloatArray]:
+    """The lone cards of ``passes``; each outlined only as a card seen at a slant joins
+    ``slanted`` (when given)."""
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     lone: list[FloatArray] = []
@@ -223,8 +229,10 @@ def _lone_cards(
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3, polygons):
                 continue
             quad = _lone_quad(c, p, p.lone_aspect_tolerance if verify else None)
+            at_slant = False
             if quad is None and verify and p.slanted:
                 quad = slanted_quad(c, _dense(c), work, p)  # a card seen at a slant, nearly square
+                at_slant = quad is not None
             if quad is None and verify and p.complete_cut:
                 # a card the frame cuts off: the whole card, if its part in view looks like one
                 quad = _cut_lone(c, work, p, faint)
@@ -240,6 +248,8 @@ def _lone_cards(
                 continue
             lone.append(quad)
             polygons.append(_polygon(quad))
+            if at_slant and slanted is not None:
+                slanted.append(quad)
     return _dedupe(lone, p)
 
 
@@ -512,7 +522,8 @@ def find_cards(
         return kept[1]
 
     outlines = _outlines(work, params)
-    lone = _lone_cards(work, outlines, params)
+    slanted: list[FloatArray] = []  # the quads outlined only as cards seen at a slant
+    lone = _lone_cards(work, outlines, params, slanted=slanted)
     faint: Faint | None = None
     if not lone or all(_doubtful(q, shown(q), work, params) for q in lone):
         # a card hardly lighter than its table: the regions its faint edges enclose
@@ -521,7 +532,8 @@ def find_cards(
         outlines["faint"] = _region_outlines(
             faint.regions, params.min_card_area * area, params.max_card_area * area, params
         )
-        lone = _dedupe(lone + _lone_cards(work, outlines, params, (("faint", True),), faint.edges), params)
+        faint_lone = _lone_cards(work, outlines, params, (("faint", True),), faint.edges, slanted)
+        lone = _dedupe(lone + faint_lone, params)
     lone += _lone_in_clusters(image, work, outlines, lone, params)
     if params.complete_hand:  # a card a hand cuts: the whole card from its sides in view
         lone += hand_cut_lone(outlines["split"], lone, work, params, _dense)
@@ -546,7 +558,14 @@ def find_cards(
         frame_quad = _refine_in_frame(quad / work.scale, image, radius, params)
         show = shown(quad) if scores else None
         score = 0.0 if show is None else show
-        found.append(FoundCard(corners=as_quad(order_corners(frame_quad)), top=top, score=score))
+        found.append(
+            FoundCard(
+                corners=as_quad(order_corners(frame_quad)),
+                top=top,
+                score=score,
+                slanted=any(quad is q for q in slanted),
+            )
+        )
     log.debug("found %d cards (%d lone)", len(found), len(lone))
     return found
 

@@ -8,8 +8,9 @@ frame) fails the first test (its strip runs through print); a quad outlined by
 shadows, glare or table texture fails one of the two.
 
 A card seen at a slant may outline a nearly square quad (``slanted_quad``): it is
-taken only where ``FindParams.slanted`` asks (learning from labelled photos),
-with stricter checks.
+taken where ``FindParams.slanted`` asks (on by default), with stricter checks, and
+marked so that the scanner names it only on a clearly read index
+(``FindParams.slant_min_part``).
 """
 
 from __future__ import annotations

@@ -216,9 +216,11 @@ class FindParams:
             seen at a slant when it is skewed (its sharpest corner at most ``slant_max_corner``
             degrees, every corner within ``slant_min_corner`` of a straight line's half turn),
             fills its quad (``slant_min_fill``), has a paper border strip and all four sides show
-            as strong edges along ``slant_min_support`` of them.  Off for live frames (a camera
-            looking down sees no such slant; a small slanted card's index reads too coarsely to
-            name it safely); learning from labelled photos turns it on.
+            as strong edges along ``slant_min_support`` of them (a phone held over the table, a
+            camera not quite looking down).
+        slant_min_part: ... such a card is named only when each part of its index (rank, suit)
+            reads at least this well: a small card seen at a strong slant reads coarsely (a 6 for
+            an 8 by the index alone), a clearly read index does not (``scanner.scan``).
         complete_hand: a region of card pixels that a hand or an arm cuts (its outline is no quad)
             is completed to a whole card from its sides in view (``scanner.find_hand_cut``) ...
         hand_min_seen: ... kept when the region fills at least this fraction of that card.
@@ -361,11 +363,12 @@ class FindParams:
     recut: bool = False
     cut_min_side: float = 0.3
     cut_square: float = 15.0
-    slanted: bool = False
+    slanted: bool = True
     slant_max_corner: float = 76.0
     slant_min_corner: float = 55.0
     slant_min_fill: float = 0.95
     slant_min_support: float = 0.9
+    slant_min_part: float = 0.75
     complete_hand: bool = True
     hand_min_seen: float = 0.6
     flat_fallback: bool = True
@@ -568,6 +571,7 @@ class FindParams:
         _check("find.slant_min_corner", self.slant_min_corner, 0.0, 90.0)
         _check("find.slant_min_fill", self.slant_min_fill, 0.0, 1.0)
         _check("find.slant_min_support", self.slant_min_support, 0.0, 1.0)
+        _check("find.slant_min_part", self.slant_min_part, -1.0, 2.0)
         _check("find.hand_min_seen", self.hand_min_seen, 0.0, 1.0)
         _check("find.flat_close", self.flat_close, 0.0, 1.0)
         _check("find.flat_blur", self.flat_blur, 0.0, 1.0)

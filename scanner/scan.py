@@ -381,6 +381,13 @@ class Scanner:
             again = identify(CardView(frame, other, self.params.find), self.templates, self.params.identify)
             if again.card is not None:
                 ident, corners = again, other
+        if (
+            card.slanted
+            and ident.card is not None
+            and min(ident.part_scores, default=0.0) < self.params.find.slant_min_part
+        ):
+            # a card seen at a strong slant: its index reads coarsely, named only when clear
+            ident = replace(ident, card=None)
         corners = _turned(corners) if ident.turned else corners
         detection = Detection(
             card=ident.card,

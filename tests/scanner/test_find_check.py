@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
+from scanner.faces import render_face
 from scanner.find import find_cards, warp_card
 from scanner.find_check import cut_sides, looks_like_card, paper_border, side_support, slanted_outline
-from scanner.find_geometry import is_card_quad
+from scanner.find_geometry import is_card_quad, order_corners
 from scanner.find_work import make_work
-from scanner.params import FindParams
+from scanner.params import FindParams, ScannerParams
+from scanner.scan import Scanner
+from scorer.cards import DeckKind, StdCard
 from tests.scanner.test_find import best_match, card_quad, draw_card, table
 
 PARAMS = FindParams()
@@ -99,6 +103,7 @@ def test_a_mirrored_camera_gets_its_cut_out_cards_flipped_back() -> None:
         ("recut", "yes"),
         ("slant_max_corner", 95.0),
         ("slant_min_support", 1.5),
+        ("slant_min_part", 2.5),
     ],
 )
 def test_bad_card_check_parameters_are_refused(field: str, value: object) -> None:
@@ -156,15 +161,40 @@ def test_a_skewed_nearly_square_outline_is_a_slanted_card_and_a_square_one_is_no
     assert not slanted_outline(card_quad(640, 360, 200, 10) * [1.0, 1.6], PARAMS)  # too long
 
 
-def test_a_card_seen_at_a_slant_is_found_only_where_slanted_outlines_are_asked_for() -> None:
+def test_a_card_seen_at_a_slant_is_found_marked_slanted_unless_slanted_outlines_are_off() -> None:
     img = table((40, 60, 110))
     quad = _seen_at_a_slant(0.55, -30.0)
     draw_card(img, quad)
-    card, err = best_match(find_cards(img, FindParams(slanted=True)), quad)
+    card, err = best_match(find_cards(img, PARAMS), quad)
     assert card is not None and err < 4.0, err
-    assert best_match(find_cards(img, PARAMS), quad)[1] > 4.0  # live frames: not a card quad
+    assert card.slanted
+    assert best_match(find_cards(img, FindParams(slanted=False)), quad)[1] > 4.0  # not a card quad
+    upright = table((40, 60, 110))
+    draw_card(upright, card_quad(640, 360, 200, 10))
+    assert [c.slanted for c in find_cards(upright, PARAMS)] == [False]
     # a white square tile seen from above is no slanted card
     tile = table((40, 60, 110))
     square = np.array([[500.0, 220.0], [780.0, 220.0], [780.0, 500.0], [500.0, 500.0]])
     draw_card(tile, square)
     assert best_match(find_cards(tile, FindParams(slanted=True)), square)[1] > 4.0
+
+
+def _lay_face(img: np.ndarray, card: StdCard, quad: np.ndarray) -> None:
+    """Paint ``card``'s face (``scanner.faces``) onto ``img`` along ``quad`` (TL TR BR BL upright)."""
+    face = render_face(card, 200, 280)
+    src = np.array([[0, 0], [200, 0], [200, 280], [0, 280]], np.float32)
+    matrix = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    size = (img.shape[1], img.shape[0])
+    warped = cv2.warpPerspective(face, matrix, size, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((280, 200), 255, np.uint8), matrix, size)
+    img[mask > 128] = warped[mask > 128]
+
+
+def test_a_card_seen_at_a_slant_is_named_only_when_its_index_reads_clearly() -> None:
+    img = table((40, 60, 110))
+    quad = order_corners(_seen_at_a_slant(0.55, -30.0))
+    _lay_face(img, StdCard.parse("7H"), quad)
+    named = [d.card for d in Scanner(DeckKind.OKTRIS).scan(img).detections]
+    assert named == [StdCard.parse("7H")]
+    strict = ScannerParams(find=replace(PARAMS, slant_min_part=1.5))
+    assert [d.card for d in Scanner(DeckKind.OKTRIS, params=strict).scan(img).detections] == [None]
