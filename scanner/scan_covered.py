@@ -102,6 +102,10 @@ class _Named:
     moved: bool = False
     """Read with the corner moved along its side (``read_corner_shifting``) or its index looked
     for farther around it (``read_corner_searching``): a last resort."""
+    gap: bool = False
+    """Read between two named cards of a row or a fan (``_gap_named``; ``moved`` too): where it
+    was read no card was named, so it is not taken for a card of its name whose outline holds
+    its corner (a fan of Octoplus cards may hold two of one name)."""
 
 
 def _apart(a: FloatArray, b: FloatArray) -> float:
@@ -339,12 +343,17 @@ def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
     closer than ``near`` of the card's short side) only the best scored is kept.  Readings made
     with the corner moved (``_Named.moved``) come after all others, and one whose corner lies
     inside a card of its name already kept is that card (read from its other index corner at
-    a size a little off)."""
+    a size a little off; not one read between named cards, ``_Named.gap``)."""
     kept: list[_Named] = []
     for item in sorted(named, key=lambda n: (n.moved, -n.reading.score)):
         short = side_lengths(item.quad)[0]
         for k, other in enumerate(kept):
-            if item.reading.card == other.reading.card and item.moved and holds(other.quad, item.quad[0]):
+            if (
+                item.reading.card == other.reading.card
+                and item.moved
+                and not item.gap
+                and holds(other.quad, item.quad[0])
+            ):
                 break  # a moved read of a card already read there (at another size)
             if item.reading.card == other.reading.card and _apart(item.quad, other.quad) <= same:
                 far = float(np.hypot(*(item.corner - other.corner)))
@@ -608,7 +617,7 @@ def _gap_round(
         if reading.card is None:
             continue
         fitted = turned(quad, angle) if angle != 0.0 else quad
-        out.append(_Named(fitted / work.scale, reading, proposal.point, moved=True))
+        out.append(_Named(fitted / work.scale, reading, proposal.point, moved=True, gap=True))
         # a card named is one of the cards named from here on: no other gap reads it again
         quads.append(fitted)
         own.append(_Identified(fitted, _part(_index_points(fitted), labels)))

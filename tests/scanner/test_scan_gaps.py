@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -78,26 +79,36 @@ def test_two_cards_next_to_each_other_propose_the_cards_one_step_past_them() -> 
 
 @pytest.mark.parametrize(
     ("scene", "labels"),
-    [("scene_006.jpg", ("8S",)), ("scene_034.jpg", ("AC",)), ("scene_039.jpg", ("-2", "1"))],
+    [
+        ("scene_006.jpg", ("8S",)),
+        ("scene_034.jpg", ("AC",)),
+        ("scene_039.jpg", ("-2", "1")),
+        # three cards lying edge to edge in a fan, the middle one a second P beside the fan's top P
+        ("scene_021.jpg", ("-2", "P")),
+    ],
 )
 def test_fixture_cards_between_named_cards_of_rows_and_fans_are_named(
     scene: str, labels: tuple[str, ...]
 ) -> None:
     # cards of a fan or a hand row lying edge to edge show no corner of their own in the row's
-    # outline: read half way between their named neighbours, they are named (and none wrongly)
+    # outline: read between their named neighbours, they are named (and none wrongly)
     doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
     truth = next(s for s in doc["scenes"] if s["file"] == scene)
     deck = DeckKind(truth["deck"])
     image = np.asarray(cv2.imread(str(FIXTURES / scene), cv2.IMREAD_COLOR), dtype=np.uint8)
     base = ScannerParams()
-    present = {parse_card(c["card"], deck) for c in truth["cards"]}
-    wanted = {parse_card(label, deck) for label in labels}
-    named_on = {d.card for d in Scanner(deck, params=base).scan(image).detections if d.card is not None}
+    present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
+    wanted = Counter(parse_card(label, deck) for label in labels)
+    named_on = Counter(
+        d.card for d in Scanner(deck, params=base).scan(image).detections if d.card is not None
+    )
     off = replace(base, covered=replace(base.covered, gap_reads=0))
-    named_off = {d.card for d in Scanner(deck, params=off).scan(image).detections if d.card is not None}
-    assert named_on <= present
-    assert wanted <= named_on
-    assert not wanted & named_off
+    named_off = Counter(
+        d.card for d in Scanner(deck, params=off).scan(image).detections if d.card is not None
+    )
+    assert not named_on - present  # none wrong, none named more often than it lies there
+    for card, count in wanted.items():
+        assert named_on[card] >= named_off[card] + count
 
 
 def test_covered_gap_params_are_validated() -> None:
