@@ -28,7 +28,9 @@ index.  Here the index decides instead of the geometry:
    lay or turned a few degrees, is read again moved back along the side it was found by
    (``read_corner_shifting``: a corner where an outline's straight run ends lies where the card
    over it cuts that side, short of the card's own corner), and one still unclear is read with
-   its index looked for farther around it, turned farther (``read_corner_searching``);
+   its index looked for farther around it, turned farther (``read_corner_searching``); last, a
+   card missing between two named cards of a row or a fan is read where their poses put it
+   (``_gap_named``, ``find_corners.gap_corners``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels);
