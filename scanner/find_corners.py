@@ -17,7 +17,9 @@ of a pixel (``CoveredParams.refine_samples``), and are ordered longest arm first
 (``CoveredParams.longest_first``): reads are bounded per frame.  Inside a hand row the
 side of a card lying on the one before shows as a straight edge inside the cluster; where it
 runs into the cluster's outline lies that card's index corner (``CoveredParams.junction_reach``):
-such junctions come after all other proposals.
+such junctions come after all other proposals.  Where two cards of a row or a fan are named a
+gap for one card apart, the card between them lies half way from one to the other
+(``gap_corners``, ``CoveredParams.gap_reads``): its corner is proposed there.
 
 A card's index lies at its top-left corner (and turned half round at its
 bottom-right one), where, in the card's own frame (x along the short side, y
@@ -46,7 +48,7 @@ from scanner.find_work import Work
 from scanner.params import CoveredParams, FindParams
 from scanner.types import Image
 
-__all__ = ["CornerProposal", "card_quad", "corner_proposals"]
+__all__ = ["CornerProposal", "between", "card_quad", "corner_proposals", "gap_corners"]
 
 
 @dataclass(frozen=True)
@@ -419,3 +421,109 @@ def _distinct(proposals: list[CornerProposal], p: CoveredParams, keep: int = 0) 
     for i in range(len(proposals)):
         kept[i] = i < keep or not bool((same[i] & kept).any())
     return [q for q, k in zip(proposals, kept, strict=True) if k]
+
+
+def _direction(quad: FloatArray) -> float:
+    """The direction (radians) of the short sides of ``quad`` (TL TR BR BL), from TL to TR."""
+    d = (quad[1] - quad[0]) + (quad[2] - quad[3])
+    return math.atan2(float(d[1]), float(d[0]))
+
+
+def _rotation(angle: float) -> FloatArray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s], [s, c]])
+
+
+def between(a: FloatArray, b: FloatArray, fraction: float) -> FloatArray:
+    """The card ``fraction`` of the way from the card ``a`` to the card ``b`` (both TL TR BR BL,
+    the same corner first): the rigid motion taking ``a`` onto ``b`` (the turn between their
+    sides, then the shift of their centres) taken ``fraction`` of the way about the point it
+    leaves in place (a fan's pivot; a row's plain shift when the turn is nil), its size
+    ``fraction`` of the way from ``a``'s to ``b``'s."""
+    turn = (_direction(b) - _direction(a) + math.pi) % (2.0 * math.pi) - math.pi
+    rotate = _rotation(turn)
+    centre_a, centre_b = a.mean(axis=0), b.mean(axis=0)
+    shift = centre_b - rotate @ centre_a
+    half = math.sin(turn / 2.0)
+    # the part of the shift a part of the turn about the fixed point needs (the fraction itself
+    # when the turn is nil)
+    k = fraction if abs(half) < 1e-9 else math.sin(fraction * turn / 2.0) / half
+    moved = a @ _rotation(fraction * turn).T + k * (_rotation((fraction - 1.0) * turn / 2.0) @ shift)
+    size_a, size_b = float(np.hypot(*(a[1] - a[0]))), float(np.hypot(*(b[1] - b[0])))
+    grow = (1.0 - fraction) + fraction * size_b / max(size_a, 1e-9)
+    corner = moved[0]
+    return np.asarray(corner + (moved - corner) * grow, np.float64)
+
+
+def _unit(v: FloatArray) -> FloatArray:
+    return np.asarray(v / max(float(np.hypot(*v)), 1e-9), np.float64)
+
+
+def gap_corners(cards: list[FloatArray], p: CoveredParams) -> list[tuple[CornerProposal, float]]:
+    """The index corners of cards missing between two named ``cards`` (work pixels, TL TR BR BL,
+    an index corner first) of a row or a fan, with their short sides (work pixels).
+
+    Two cards pair when their sides run within ``gap_turn`` degrees of each other (either card
+    turned half round), their short sides are within ``gap_size`` of each other and the gap
+    between their index corners runs along their short sides (``gap_along``).  A pair
+    ``gap_step_min`` to ``gap_step_max`` of the short side apart lies next to each other in the
+    row: its gap is a step of the row.  A pair ``gap_min`` to ``gap_max`` apart leaves room for
+    one card half way between them (``between``); after those, a pair with a step of either of
+    its cards (their median) going into its gap ``k`` times (3 to ``gap_most``, within
+    ``gap_fit``) leaves room for ``k - 1`` cards, laid out evenly between them.  Each card is
+    proposed at both its index corners.  With ``gap_beyond``, every step proposes the cards one
+    step past either of its cards, after all the gaps."""
+    along = math.cos(math.radians(p.gap_turn))
+    pairs: list[tuple[int, int, FloatArray, FloatArray, float]] = []
+    for i, a in enumerate(cards):
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            for turned_b in (b, np.roll(b, -2, axis=0)):
+                across_a = (a[1] - a[0]) + (a[2] - a[3])
+                across_b = (turned_b[1] - turned_b[0]) + (turned_b[2] - turned_b[3])
+                cos = float(across_a @ across_b) / max(float(np.hypot(*across_a) * np.hypot(*across_b)), 1e-9)
+                if cos < along:
+                    continue
+                short_a = float(np.hypot(*across_a)) / 2.0
+                short_b = float(np.hypot(*across_b)) / 2.0
+                if max(short_a, short_b) > (1.0 + p.gap_size) * min(short_a, short_b):
+                    continue
+                short = (short_a + short_b) / 2.0
+                for first, second in ((a, turned_b), (np.roll(a, -2, axis=0), np.roll(turned_b, -2, axis=0))):
+                    gap = second[0] - first[0]
+                    length = float(np.hypot(*gap))
+                    side = _unit(first[1] - first[0]) + _unit(second[1] - second[0])
+                    if abs(float(gap @ side)) < p.gap_along * length * float(np.hypot(*side)):
+                        continue
+                    pairs.append((i, j, first, second, length / short))
+    steps: dict[int, list[float]] = {}
+    for i, j, _, _, apart in pairs:
+        if p.gap_step_min <= apart <= p.gap_step_max:
+            steps.setdefault(i, []).append(apart)
+            steps.setdefault(j, []).append(apart)
+    out: list[tuple[CornerProposal, float]] = []
+    several: list[tuple[CornerProposal, float]] = []
+    beyond: list[tuple[CornerProposal, float]] = []
+    for i, j, first, second, apart in pairs:
+        known = steps.get(i, []) + steps.get(j, [])
+        if p.gap_step_min <= apart <= p.gap_step_max:
+            if p.gap_beyond:
+                beyond += [_laid(between(first, second, f)) for f in (-1.0, 2.0)]
+            continue
+        if p.gap_min <= apart <= p.gap_max:
+            out.append(_laid(between(first, second, 0.5)))
+        if known:
+            count = apart / float(np.median(known))
+            room = round(count)
+            if 3 <= room <= p.gap_most and abs(count - room) <= p.gap_fit:
+                several += [_laid(between(first, second, k / room)) for k in range(1, room)]
+    return out + several + beyond
+    return out + beyond
+
+
+def _laid(quad: FloatArray) -> tuple[CornerProposal, float]:
+    """The index corner (the first) of the card ``quad`` as a proposal, and its short side."""
+    across = (quad[1] - quad[0]) + (quad[2] - quad[3])
+    short = float(np.hypot(*across)) / 2.0
+    across = _unit(across)
+    return CornerProposal(quad[0], across, np.array([-across[1], across[0]]), 0.0, 0.0), short

@@ -775,6 +775,37 @@ class CoveredParams:
             names another card (on scenes rendered with four other seeds, 40 reads from a score of
             0.6 named 0-1 more cards of 148-178 and none wrong; from 0.5 a club's corner was named
             a spade).
+        gap_reads: two named cards of a row or a fan (their sides within ``gap_turn`` degrees,
+            their short sides within ``gap_size`` of each other, their index corners
+            ``gap_min``-``gap_max`` of the short side apart along the mean direction of their short
+            sides: cosine at least ``gap_along``) leave a gap for one card between them: the card there
+            lies half way between them (half the turn from one to the other, about the point the
+            turn leaves in place, at the mean size), and its index corner is read there (turned
+            a few degrees, then searched farther, as any other corner), at most this many such
+            corners a frame (0: off).  A hand row's cards lying edge to edge, or a fan's, show no
+            corner of their own in the row's outline...
+        gap_turn: ...the largest turn between the two cards (degrees)...
+        gap_size: ...how much larger the larger card's short side may be (fraction)...
+        gap_min: ...the least distance between their index corners (fraction of the short side)...
+        gap_max: ...the largest...
+        gap_along: ...and the least cosine between that gap and the two cards' short sides.
+        gap_apart: such a corner is read where its index box's centre lies farther than this
+            (fraction of the short side) from the index boxes of the cards named (or lies on
+            another card part than theirs), even inside a named card's outline: the card between
+            lies on the card below it, white on white, often on one card part with it.
+        gap_beyond: two named cards of a row or a fan next to each other (as for ``gap_reads``,
+            their index corners ``gap_step_min``-``gap_step_max`` of the short side apart)
+            propose the cards one step past either of them, read after all the gaps: a row's last
+            cards...
+        gap_step_min: ...
+        gap_step_max: ...
+        gap_most: a pair of cards whose gap holds a step of the row (``gap_step_min``-
+            ``gap_step_max`` of the short side, a pair of either card next to another) 3 to this
+            many times leaves room for the cards between, laid out evenly (a fan's several cards
+            lying edge to edge), read after the gaps for one card...
+        gap_fit: ...when the step goes into the gap a whole number of times within this.
+        gap_rounds: the cards named in gaps make new pairs with their neighbours, read in up to
+            this many rounds (a row missing its last card and the one before it).
     """
 
     enabled: bool = True
@@ -845,6 +876,19 @@ class CoveredParams:
     search_wide_px: int = 20
     search_min_score: float = 0.6
     search_lead: float = 0.0
+    gap_reads: int = 16
+    gap_turn: float = 30.0
+    gap_size: float = 0.15
+    gap_min: float = 0.6
+    gap_max: float = 1.2
+    gap_along: float = 0.9
+    gap_apart: float = 0.3
+    gap_beyond: bool = True
+    gap_step_min: float = 0.25
+    gap_step_max: float = 0.6
+    gap_most: int = 4
+    gap_fit: float = 0.25
+    gap_rounds: int = 2
 
     def __post_init__(self) -> None:
         self.validate()
@@ -923,6 +967,19 @@ class CoveredParams:
         _check_int("covered.search_wide_px", self.search_wide_px, 0, 40)
         _check("covered.search_min_score", self.search_min_score, 0.0, 1.0)
         _check("covered.search_lead", self.search_lead, 0.0, 1.0)
+        _check_int("covered.gap_reads", self.gap_reads, 0, 1000)
+        _check("covered.gap_turn", self.gap_turn, 0.0, 90.0)
+        _check("covered.gap_size", self.gap_size, 0.0, 1.0)
+        _check("covered.gap_min", self.gap_min, 0.0, 10.0)
+        _check("covered.gap_max", self.gap_max, self.gap_min, 10.0)
+        _check("covered.gap_along", self.gap_along, 0.0, 1.0)
+        _check("covered.gap_apart", self.gap_apart, 0.0, 10.0)
+        _check_bool("covered.gap_beyond", self.gap_beyond)
+        _check("covered.gap_step_min", self.gap_step_min, 0.0, 10.0)
+        _check("covered.gap_step_max", self.gap_step_max, self.gap_step_min, 10.0)
+        _check_int("covered.gap_rounds", self.gap_rounds, 1, 100)
+        _check_int("covered.gap_most", self.gap_most, 3, 100)
+        _check("covered.gap_fit", self.gap_fit, 0.0, 0.5)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,9 @@ index.  Here the index decides instead of the geometry:
    lay or turned a few degrees, is read again moved back along the side it was found by
    (``read_corner_shifting``: a corner where an outline's straight run ends lies where the card
    over it cuts that side, short of the card's own corner), and one still unclear is read with
-   its index looked for farther around it, turned farther (``read_corner_searching``);
+   its index looked for farther around it, turned farther (``read_corner_searching``); last, a
+   card missing between two named cards of a row or a fan is read where their poses put it
+   (``_gap_named``, ``find_corners.gap_corners``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels);
@@ -60,7 +62,7 @@ from scanner.covered_read import (
 )
 from scanner.covered_size import longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
-from scanner.find_corners import CornerProposal, card_quad, corner_proposals
+from scanner.find_corners import CornerProposal, card_quad, corner_proposals, gap_corners
 from scanner.find_geometry import FloatArray, holds, side_lengths
 from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
@@ -102,6 +104,10 @@ class _Named:
     moved: bool = False
     """Read with the corner moved along its side (``read_corner_shifting``) or its index looked
     for farther around it (``read_corner_searching``): a last resort."""
+    gap: bool = False
+    """Read between two named cards of a row or a fan (``_gap_named``; ``moved`` too): where it
+    was read no card was named, so it is not taken for a card of its name whose outline holds
+    its corner (a fan of Octoplus cards may hold two of one name)."""
 
 
 def _apart(a: FloatArray, b: FloatArray) -> float:
@@ -339,12 +345,17 @@ def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
     closer than ``near`` of the card's short side) only the best scored is kept.  Readings made
     with the corner moved (``_Named.moved``) come after all others, and one whose corner lies
     inside a card of its name already kept is that card (read from its other index corner at
-    a size a little off)."""
+    a size a little off; not one read between named cards, ``_Named.gap``)."""
     kept: list[_Named] = []
     for item in sorted(named, key=lambda n: (n.moved, -n.reading.score)):
         short = side_lengths(item.quad)[0]
         for k, other in enumerate(kept):
-            if item.reading.card == other.reading.card and item.moved and holds(other.quad, item.quad[0]):
+            if (
+                item.reading.card == other.reading.card
+                and item.moved
+                and not item.gap
+                and holds(other.quad, item.quad[0])
+            ):
                 break  # a moved read of a card already read there (at another size)
             if item.reading.card == other.reading.card and _apart(item.quad, other.quad) <= same:
                 far = float(np.hypot(*(item.corner - other.corner)))
@@ -481,6 +492,8 @@ def read_covered(
         search_reads,
         len(named),
     )
+    if p.gap_reads > 0:
+        named += _gap_named(frame, work, cards, identified, named, templates, params)
     if not named:
         return detections
     out = list(detections)
@@ -507,6 +520,110 @@ def read_covered(
         out = [d for k, d in enumerate(out) if k not in there]
         out.append(detection)
     return out
+
+
+def _near_index(quad: FloatArray, point: FloatArray, reach: float) -> bool:
+    """Whether ``point`` lies within ``reach`` of the centre of the index box at either index
+    corner of the card ``quad``."""
+    return any(
+        float(np.hypot(*(_index_points(np.roll(quad, -k, axis=0)).mean(axis=0) - point))) < reach
+        for k in (0, 2)
+    )
+
+
+def _gap_named(
+    frame: Image,
+    work: Work,
+    cards: Image,
+    identified: list[FloatArray],
+    named: list[_Named],
+    templates: Templates,
+    params: ScannerParams,
+) -> list[_Named]:
+    """The cards named at the index corners of the gaps between two named cards of a row or a fan
+    (``find_corners.gap_corners``; the cards ``identified``, work pixels, and those ``named`` from
+    their corners so far), at most ``CoveredParams.gap_reads`` reads a frame (turned and searched
+    reads counted).  A corner is read only where no card is named already and ``_worth_reading``
+    allows (its index box on card paper, holding print), its index box's centre farther than
+    ``gap_apart`` of the short side from the index boxes of the cards named or on another card
+    part than theirs; the cards named so make new pairs, read in up to ``gap_rounds`` rounds.  Such
+    cards are a last resort (``_Named.moved``)."""
+    p = params.covered
+    quads = [*identified, *(n.quad * work.scale for n in _merge(named, p.same_card, p.same_place))]
+    if len(quads) < 2:
+        return []
+    labels: Image = np.asarray(cv2.connectedComponents(work.split, connectivity=4)[1], np.int32)
+    own = [_Identified(q, _part(_index_points(q), labels)) for q in quads]
+    out: list[_Named] = []
+    seen: list[FloatArray] = []
+    reads = 0
+    for _ in range(p.gap_rounds):
+        # a card named in a gap makes new pairs with its neighbours: the next round reads theirs
+        found = _gap_round(
+            frame, work, cards, quads, own, labels, seen, templates, params, p.gap_reads - reads
+        )
+        reads += found[1]
+        if not found[0]:
+            break
+        out += found[0]
+    log.debug("covered: %d gap reads, %d named", reads, len(out))
+    return out
+
+
+def _gap_round(
+    frame: Image,
+    work: Work,
+    cards: Image,
+    quads: list[FloatArray],
+    own: list[_Identified],
+    labels: Image,
+    seen: list[FloatArray],
+    templates: Templates,
+    params: ScannerParams,
+    budget: int,
+) -> tuple[list[_Named], int]:
+    """One round of ``_gap_named``: the gap corners of ``quads`` (work pixels) not ``seen`` yet
+    (their points are added to it) read, at most ``budget`` reads; the cards named are added to
+    ``quads`` and ``own``.  Returns the cards named and the reads made."""
+    p = params.covered
+    aspect = params.find.card_aspect
+    out: list[_Named] = []
+    reads = 0
+    for proposal, short in gap_corners(list(quads), p):
+        if reads >= budget:
+            break
+        if any(float(np.hypot(*(proposal.point - q))) <= p.duplicate_point for q in seen):
+            continue
+        seen.append(proposal.point)
+        if any(
+            float(np.hypot(*(proposal.point - q[k]))) < p.same_place * short for q in quads for k in (0, 2)
+        ):
+            continue  # a card named there already (the gap lies between cards two apart)
+        quad = card_quad(proposal, short, aspect)
+        # the card between lies on the card below it, its index often on the same card part
+        # (white on white, no fine edge): only a card whose own index lies near rules it out
+        centre = _index_points(quad).mean(axis=0)
+        near = [o for o in own if _near_index(o.quad, centre, p.gap_apart * short)]
+        if not _worth_reading(proposal, short, work, cards, near, params, labels):
+            continue
+        turns = min(len(p.turn_angles), budget - reads - 1)
+        reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, turns)
+        reads += 1 + extra
+        if reading.card is None and reads < budget:
+            found, turn, extra = read_corner_searching(
+                frame, quad / work.scale, reading, templates, params, budget - reads
+            )
+            reads += extra
+            if found is not None:
+                reading, angle = found, turn
+        if reading.card is None:
+            continue
+        fitted = turned(quad, angle) if angle != 0.0 else quad
+        out.append(_Named(fitted / work.scale, reading, proposal.point, moved=True, gap=True))
+        # a card named is one of the cards named from here on: no other gap reads it again
+        quads.append(fitted)
+        own.append(_Identified(fitted, _part(_index_points(fitted), labels)))
+    return out, reads
 
 
 def _vetoes(

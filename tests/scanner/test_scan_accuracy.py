@@ -51,23 +51,26 @@ def test_fixtures_lone_cards_are_found(report: Report) -> None:
 def test_fixtures_covered_cards_are_rebuilt_from_their_corners_at_todays_floor(report: Report) -> None:
     # Cards under other cards (piles, fans, shown hands) show only part of their outline;
     # the figures reached so far are floors, the goal is the expected failure below.
-    # 85 of the 104 covered cards (81.7%) are found today, most rebuilt from their corners,
+    # 93 of the 104 covered cards (89.4%) are found today, most rebuilt from their corners,
     # some named from the index at a visible corner (scanner.scan_covered), read turned a few
-    # degrees or moved back along its side where it reads unclear as laid.
+    # degrees or moved back along its side where it reads unclear as laid, or read between two
+    # named cards of its row or fan.
     covered = [report.by_group[g] for g in ("pile", "fan", "hand")]
     visible = sum(t.visible for t in covered)
     found = sum(t.found for t in covered)
     assert visible > 0
-    assert found / visible >= 0.8
+    assert found / visible >= 0.88
     pile = report.by_group["pile"]
     assert pile.visible > 0 and pile.found / pile.visible >= 0.7
-    assert report.total.found / report.total.visible >= 0.85
+    assert report.total.found / report.total.visible >= 0.92
 
 
 def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
-    # 141 of the 162 visible cards (87.0%) are named right today, 34 of the 40 fan cards
-    # (85.0%; scene_021's 4 from a corner still unclear, its index searched farther around
-    # it and turned up to 6 degrees), 37 of the 46 hand cards (80.4%: covered cards named from the index at a
+    # 147 of the 162 visible cards (90.7%) are named right today, 38 of the 40 fan cards
+    # (95.0%; scene_021's 4 from a corner still unclear, its index searched farther around
+    # it and turned up to 6 degrees; scene_006's 8S, scene_034's AC and scene_021's -2 and P
+    # read between their named neighbours), 39 of the 46 hand cards (84.8%: scene_039's 1 and -2
+    # read between their named neighbours; covered cards named from the index at a
     # visible corner, proposed also where a card's side inside a row meets the row's outline,
     # read at the size the index chooses where no card size is known, up to 64 corners read per
     # frame, an unclear one read again turned a few degrees or moved back along its side or
@@ -77,11 +80,11 @@ def test_fixtures_cards_are_identified_at_todays_floor(report: Report) -> None:
     # identified, top cards first, are read again on their outline fitted anew); the goal is
     # the expected failure below.
     assert report.total.visible > 0
-    assert report.total.identified / report.total.visible >= 0.865
+    assert report.total.identified / report.total.visible >= 0.9
     fan = report.by_group["fan"]
-    assert fan.visible > 0 and fan.identified / fan.visible >= 0.84
+    assert fan.visible > 0 and fan.identified / fan.visible >= 0.94
     hand = report.by_group["hand"]
-    assert hand.visible > 0 and hand.identified / hand.visible >= 0.78
+    assert hand.visible > 0 and hand.identified / hand.visible >= 0.84
     pile = report.by_group["pile"]
     # 12 of 18 (the top card of scene_032 read on its outline fitted again); a pile's 6C the
     # wide index search named 0.05 or less ahead of 6S stays open

@@ -384,7 +384,9 @@ def test_a_card_lying_on_a_card_identified_is_read_inside_its_outline(templates:
     p = _calibrated()
     work = make_work(image, p.find)
     named = [d.card for d in read_covered(image, work, [known], templates, p) if d.card is not None]
-    off = replace(p, covered=replace(p.covered, over_identified=False))
+    # (read between the first and the third card of the row, the gap reads name it too: they are
+    # off here, where the corners over a card identified are measured)
+    off = replace(p, covered=replace(p.covered, over_identified=False, gap_reads=0))
     named_off = [d.card for d in read_covered(image, work, [known], templates, off) if d.card is not None]
     assert second.card in named
     assert second.card not in named_off
@@ -573,7 +575,9 @@ def test_the_covered_cards_of_hand_rows_are_named_at_the_junctions_of_their_side
     # inside the row, and its index corner lies where that edge meets the row's outline
     labels = ("5C", "2H", "7S", "3D", "8D", "AH")
     cards = [parse_card(label, DeckKind.OKTRIS) for label in labels]
-    base = ScannerParams()
+    # (without the reads between named cards, which name some of the same cards another way)
+    plain = ScannerParams()
+    base = replace(plain, covered=replace(plain.covered, gap_reads=0))
     on = Scanner(DeckKind.OKTRIS, params=base)
     off = Scanner(DeckKind.OKTRIS, params=replace(base, covered=replace(base.covered, junction_reach=0.0)))
     gained = 0

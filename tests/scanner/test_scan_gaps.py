@@ -1,0 +1,126 @@
+"""Cards missing between two named cards of a row or a fan, read at the corner half way between them."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.find_corners import between, gap_corners
+from scanner.params import CoveredParams, ScannerParams
+from scanner.scan import Scanner
+from scorer.cards import DeckKind, parse_card
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
+
+
+def _card(corner: tuple[float, float], degrees: float, short: float = 90.0) -> np.ndarray:
+    """A card (TL TR BR BL) with its index corner at ``corner``, its short side turned ``degrees``."""
+    rad = math.radians(degrees)
+    across = np.array([math.cos(rad), math.sin(rad)])
+    down = np.array([-across[1], across[0]])
+    p = np.asarray(corner, np.float64)
+    return np.array([p, p + short * across, p + short * across + 1.4 * short * down, p + 1.4 * short * down])
+
+
+def _turned_about(card: np.ndarray, pivot: np.ndarray, degrees: float) -> np.ndarray:
+    rad = math.radians(degrees)
+    rotation = np.array([[math.cos(rad), -math.sin(rad)], [math.sin(rad), math.cos(rad)]])
+    return np.asarray((card - pivot) @ rotation.T + pivot, np.float64)
+
+
+def test_the_card_between_two_fan_cards_is_the_one_turned_half_way_about_the_pivot() -> None:
+    first = _card((300.0, 200.0), 10.0)
+    pivot = np.array([330.0, 420.0])
+    for degrees in (0.0, 8.0, -25.0):
+        last = _turned_about(first, pivot, degrees)
+        np.testing.assert_allclose(
+            between(first, last, 0.5), _turned_about(first, pivot, degrees / 2), atol=1e-6
+        )
+    # a row shifted without a turn: the card half way along the shift
+    shifted = first + np.array([60.0, 4.0])
+    np.testing.assert_allclose(between(first, shifted, 0.5), first + np.array([30.0, 2.0]), atol=1e-9)
+
+
+def test_a_gap_for_one_card_between_two_named_cards_proposes_its_index_corner() -> None:
+    p = CoveredParams()
+    pivot = np.array([400.0, 500.0])
+    first = _card((330.0, 250.0), 5.0)
+    middle = _turned_about(first, pivot, 12.0)
+    last = _turned_about(first, pivot, 24.0)
+    for other in (last, np.roll(last, -2, axis=0)):  # the last card read at either index corner
+        proposals = gap_corners([first, other], p)
+        assert any(
+            np.hypot(*(q.point - middle[0])) < 1.0
+            and abs(short - 90.0) < 1.0
+            and q.across @ middle[1] - q.across @ middle[0] > 89.0
+            for q, short in proposals
+        )
+    # cards side by side (no gap for a card), far apart or turned too far propose nothing between them
+    assert gap_corners([first, _card((330.0 + 40.0, 250.0), 5.0)], replace(p, gap_beyond=False)) == []
+    assert gap_corners([first, first + np.array([300.0, 0.0])], p) == []
+    assert gap_corners([first, _turned_about(first, pivot, 60.0)], p) == []
+
+
+def test_two_cards_next_to_each_other_propose_the_cards_one_step_past_them() -> None:
+    first = _card((300.0, 200.0), 0.0)
+    second = first + np.array([40.0, 0.0])
+    points = [q.point for q, _ in gap_corners([first, second], CoveredParams())]
+    assert any(np.hypot(*(pt - (first[0] + [80.0, 0.0]))) < 1e-6 for pt in points)
+    assert any(np.hypot(*(pt - (first[0] - [40.0, 0.0]))) < 1e-6 for pt in points)
+    assert gap_corners([first, second], CoveredParams(gap_beyond=False)) == []
+
+
+@pytest.mark.parametrize(
+    ("scene", "labels"),
+    [
+        ("scene_006.jpg", ("8S",)),
+        ("scene_034.jpg", ("AC",)),
+        ("scene_039.jpg", ("-2", "1")),
+        # three cards lying edge to edge in a fan, the middle one a second P beside the fan's top P
+        ("scene_021.jpg", ("-2", "P")),
+    ],
+)
+def test_fixture_cards_between_named_cards_of_rows_and_fans_are_named(
+    scene: str, labels: tuple[str, ...]
+) -> None:
+    # cards of a fan or a hand row lying edge to edge show no corner of their own in the row's
+    # outline: read between their named neighbours, they are named (and none wrongly)
+    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
+    truth = next(s for s in doc["scenes"] if s["file"] == scene)
+    deck = DeckKind(truth["deck"])
+    image = np.asarray(cv2.imread(str(FIXTURES / scene), cv2.IMREAD_COLOR), dtype=np.uint8)
+    base = ScannerParams()
+    present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
+    wanted = Counter(parse_card(label, deck) for label in labels)
+    named_on = Counter(
+        d.card for d in Scanner(deck, params=base).scan(image).detections if d.card is not None
+    )
+    off = replace(base, covered=replace(base.covered, gap_reads=0))
+    named_off = Counter(
+        d.card for d in Scanner(deck, params=off).scan(image).detections if d.card is not None
+    )
+    assert not named_on - present  # none wrong, none named more often than it lies there
+    for card, count in wanted.items():
+        assert named_on[card] >= named_off[card] + count
+
+
+def test_covered_gap_params_are_validated() -> None:
+    with pytest.raises(ValueError, match=r"covered\.gap_reads must be an int"):
+        CoveredParams(gap_reads=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"covered\.gap_turn"):
+        CoveredParams(gap_turn=95.0)
+    with pytest.raises(ValueError, match=r"covered\.gap_max"):
+        CoveredParams(gap_min=1.0, gap_max=0.8)
+    with pytest.raises(ValueError, match=r"covered\.gap_step_max"):
+        CoveredParams(gap_step_min=0.5, gap_step_max=0.4)
+    with pytest.raises(ValueError, match=r"covered\.gap_rounds"):
+        CoveredParams(gap_rounds=0)
+    with pytest.raises(ValueError, match=r"covered\.gap_apart"):
+        CoveredParams(gap_apart=-0.1)
