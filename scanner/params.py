@@ -238,10 +238,10 @@ class FindParams:
         outline_corner: a card not named whose corner lies within this fraction of the short side
             of a named card's read index corner, its sides along the named card's ...
         outline_turn: ... within this angle (degrees), is an outline of that card: it is dropped.
-        relay_gain: a named card found overlapping another outline is laid out again from its read
-            index corner (``scanner.scan_relay``) when an outline of a card's shape from that corner
-            shows at least this much more of its length as edges than its own (a share, 0..1;
-            0 turns this off) ...
+        relay_gain: a named top card whose whole outline was found, overlapping another outline,
+            is laid out again from its read index corner (``scanner.scan_relay``) when an outline
+            of a card's shape from that corner shows at least this much more of its length as
+            edges than its own (a share, 0..1; 0 turns this off) ...
         relay_moved: ... and lies at least this fraction of its short side from its own outline;
         relay_sizes: ... the short sides tried, as fractions (low, high) of its own outline's ...
         relay_size_step: ... in steps of this fraction;

@@ -106,10 +106,17 @@ def test_relay_parameters_are_checked(bad: dict[str, object]) -> None:
 BASE = ScannerParams()
 
 
-def test_a_held_out_pile_top_named_on_an_outline_reaching_over_the_card_under_it_is_laid_out_right() -> None:
-    # 7373/27: a tight Octoplus pile's top +2 named at its index corner, its outline rebuilt 13%
-    # too large, nearer the 1 under it
-    image, scene = held_out_scene(7373, 27)
+@pytest.mark.parametrize(
+    ("seed", "index"),
+    [
+        (7373, 27),  # a tight Octoplus pile's top +2, its outline rebuilt 13% too large, nearer the 1
+        (7979, 40),  # a pile's top 3H named on an outline nearer the AD under it
+    ],
+)
+def test_a_held_out_pile_top_named_on_an_outline_over_the_card_under_it_is_laid_out_right(
+    seed: int, index: int
+) -> None:
+    image, scene = held_out_scene(seed, index)
     guarded = wrong_names(image, scene, replace(BASE, find=replace(BASE.find, relay_gain=0.0)))
     assert guarded, "the case no longer shows the mistake it guards"
     assert not set(guarded) & set(wrong_names(image, scene, BASE))
