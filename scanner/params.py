@@ -245,6 +245,15 @@ class FindParams:
         outline_corner: a card not named whose corner lies within this fraction of the short side
             of a named card's read index corner, its sides along the named card's ...
         outline_turn: ... within this angle (degrees), is an outline of that card: it is dropped.
+        relay_gain: a named top card whose whole outline was found, overlapping another outline,
+            is laid out again from its read index corner (``scanner.scan_relay``) when an outline
+            of a card's shape from that corner shows at least this much more of its length as
+            edges than its own (a share, 0..1; 0 turns this off) ...
+        relay_moved: ... and lies at least this fraction of its short side from its own outline;
+        relay_sizes: ... the short sides tried, as fractions (low, high) of its own outline's ...
+        relay_size_step: ... in steps of this fraction;
+        relay_turn: ... turned at most this many degrees from its own outline's sides ...
+        relay_turn_step: ... in steps of this many degrees.
     """
 
     work_long_side: int = 640
@@ -380,6 +389,12 @@ class FindParams:
     twin_inside_joined: float = 0.05
     outline_corner: float = 0.1
     outline_turn: float = 10.0
+    relay_gain: float = 0.1
+    relay_moved: float = 0.03
+    relay_sizes: tuple[float, float] = (0.84, 1.04)
+    relay_size_step: float = 0.02
+    relay_turn: float = 6.0
+    relay_turn_step: float = 1.0
 
     def __post_init__(self) -> None:
         self.validate()
@@ -581,6 +596,15 @@ class FindParams:
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)
         _check("find.outline_corner", self.outline_corner, 0.0, 1.0)
         _check("find.outline_turn", self.outline_turn, 0.0, 45.0)
+        _check("find.relay_gain", self.relay_gain, 0.0, 1.0)
+        _check("find.relay_moved", self.relay_moved, 0.0, 1.0)
+        if not isinstance(self.relay_sizes, tuple) or len(self.relay_sizes) != 2:
+            raise ValueError(f"find.relay_sizes must be a (low, high) pair, got {self.relay_sizes!r}")
+        _check("find.relay_sizes[0]", self.relay_sizes[0], 0.5, 1.5)
+        _check("find.relay_sizes[1]", self.relay_sizes[1], self.relay_sizes[0], 1.5)
+        _check("find.relay_size_step", self.relay_size_step, 0.001, 0.5)
+        _check("find.relay_turn", self.relay_turn, 0.0, 45.0)
+        _check("find.relay_turn_step", self.relay_turn_step, 0.1, 45.0)
         if not isinstance(self.faint_at_border, bool):
             raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):

@@ -35,6 +35,7 @@ from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
 from scanner.params import FindParams, ScannerParams
 from scanner.scan_covered import read_covered
+from scanner.scan_relay import relay_named
 from scanner.scan_twins import drop_outlines, merge_twins
 from scanner.templates import TemplateError, Templates
 from scanner.types import Detection, Image, Quad
@@ -182,7 +183,9 @@ class Scanner:
             covered, twins = merge_twins(covered, self.params.find)
             covered, heirs = drop_outlines(covered, whole, self.params.find)
             whole |= twins | heirs
-            detections = _retop(covered, whole, work, self.params.find, self.templates)
+            relaid = relay_named(covered, work, self.params.find, whole)
+            whole |= {id(new) for old, new in zip(covered, relaid, strict=True) if id(old) in whole}
+            detections = _retop(relaid, whole, work, self.params.find, self.templates)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]

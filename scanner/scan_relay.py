@@ -1,0 +1,96 @@
+"""A named card of a pile laid out again from the index corner it was read at.
+
+The identifier names a found card from the index at its first corner: that corner is
+where the card is, as surely as anything in a frame.  The rest of the outline is the
+finder's, and in a pile the finder may have rebuilt it at a size taken from other
+cards, or along the sides of the card under it (a neat pile, whose cards lie a few
+degrees apart): the card is named right on an outline that lies nearer another card.
+Its own outline shows: the top card's sides run as edges along their whole length.
+
+So each named card marked on top that overlaps another outline (``scanner.find_top.overlapping``:
+only there can an outline take in another card) is tried again as the outlines of a
+card's shape whose first corner is its read corner, at sizes ``FindParams.relay_sizes``
+of its own and turned up to ``relay_turn`` degrees from its sides; the one whose
+outline shows best as edges (``scanner.find_split.outline_shown`` on ``Work.edges``)
+replaces the card's outline when it shows ``relay_gain`` more of its length than the
+card's own and lies ``relay_moved`` of the short side from it.  The name, the
+confidence and the read corner are kept.  A frame of separate cards never pays for it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from scanner.find_geometry import FloatArray, as_quad, side_lengths, spaced
+from scanner.find_split import outline_shown
+from scanner.find_top import outline_distance, overlapping
+from scanner.find_work import Work
+from scanner.params import FindParams
+from scanner.types import Detection
+
+__all__ = ["anchored_outlines", "relay_named"]
+
+
+def anchored_outlines(quad: FloatArray, p: FindParams) -> FloatArray:
+    """The outlines (an (N, 4, 2) stack, ``quad``'s pixels) of a card's shape (``card_aspect``)
+    whose first corner is ``quad``'s and whose sides run as ``quad``'s (same turn from the first
+    side to the last) turned by up to ``relay_turn`` degrees, of short sides ``relay_sizes`` of
+    ``quad``'s own in steps of ``relay_size_step``."""
+    start = np.asarray(quad[0], np.float64)
+    across = np.asarray(quad[1], np.float64) - start
+    down = np.asarray(quad[3], np.float64) - start
+    hand = 1.0 if across[0] * down[1] - across[1] * down[0] >= 0 else -1.0
+    base = math.atan2(float(across[1]), float(across[0]))
+    own = side_lengths(np.asarray(quad, np.float64))[0]
+    low, high = p.relay_sizes
+    shorts = own * spaced(low, high, round((high - low) / p.relay_size_step) + 1)
+    steps = int(p.relay_turn // p.relay_turn_step)
+    out: list[FloatArray] = []
+    for k in range(-steps, steps + 1):
+        angle = base + math.radians(k * p.relay_turn_step)
+        u = np.array([math.cos(angle), math.sin(angle)])
+        v = hand * np.array([-u[1], u[0]])
+        for short in shorts:
+            w, h = u * short, v * short * p.card_aspect
+            out.append(np.array([start, start + w, start + w + h, start + h]))
+    return np.stack(out)
+
+
+def relay_named(
+    detections: list[Detection], work: Work, p: FindParams, whole: set[int] | None = None
+) -> list[Detection]:
+    """``detections`` with each named card marked ``top`` that overlaps another outline laid out
+    again from its read corner where an outline so laid shows clearly better (see the module
+    docstring); given ``whole`` (the ``id`` of the cards whose whole outline was found), only
+    those: a card named from a corner alone was laid out by ``scanner.scan_covered`` already."""
+    if p.relay_gain <= 0 or len(detections) < 2:
+        return detections
+    quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
+    pairs = overlapping(quads, p)
+    tried = sorted(
+        {
+            k
+            for pair in pairs
+            for k in pair
+            if detections[k].card is not None
+            and detections[k].top
+            and (whole is None or id(detections[k]) in whole)
+        }
+    )
+    if not tried:
+        return detections
+    out = list(detections)
+    for k in tried:
+        quad = quads[k]
+        stack = anchored_outlines(quad, p)
+        shown = outline_shown(np.concatenate([quad[None], stack]), work.edges)
+        best = int(np.argmax(shown[1:]))
+        rect = stack[best]
+        own = side_lengths(quad)[0]
+        if shown[1 + best] - shown[0] < p.relay_gain or outline_distance(rect, quad) < p.relay_moved * own:
+            continue
+        out[k] = replace(detections[k], corners=as_quad(rect / work.scale))
+    return out
