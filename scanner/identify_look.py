@@ -13,7 +13,8 @@ correlations are over the same area), tried at the canonical size at every size
 of ``look_scales`` and every extra blur of ``look_blurs`` (a card seen blurred
 matches a blurred glyph best), card and glyph with their slow shading taken
 away (``look_highpass``), and matched by normalised correlation
-(``TM_CCOEFF_NORMED``) within ``look_search_px`` of its place moved by where the
+(``TM_CCOEFF_NORMED``; every variant of both cards' glyphs against the window's one Fourier
+transform, ``_best_fits``) within ``look_search_px`` of its place moved by where the
 index reader found the index, each part on its own.  A card's fit is the mean
 over the parts of its best correlation; the lead of the first card is its fit
 minus the second's, in the index corner (as warped, or turned half round) where
@@ -54,6 +55,9 @@ _DIFFERENT = 2.0
 """Mean grey difference of two templates over a part from which the part tells them apart."""
 _SLACK = 4
 """Canonical pixels added to the search around a part: the glyph's larger sizes stick out."""
+_BEYOND = 1.125
+"""A normalised correlation at or beyond 1 but below this is 1, beyond it 0 (no spread in the
+window): ``cv2.matchTemplate``'s own rule for ``TM_CCOEFF_NORMED``."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,91 @@ def _glyph(
     glyph = _Glyph(box=box, variants=tuple(variants))
     templates.cache[key] = glyph
     return glyph
+
+
+@dataclass(frozen=True)
+class _Bank:
+    """The variants of two cards' glyphs of one part, ready to be correlated with a window of one
+    shape in one pass: their zero-mean templates' spectra at the window's transform size."""
+
+    spectra: npt.NDArray[np.complex64]
+    """The conjugate spectra (``rfft2`` at ``size``) of the zero-mean variants, first card's first."""
+    norms: npt.NDArray[np.float64]
+    """Each zero-mean variant's Euclidean norm."""
+    groups: tuple[tuple[int, int, int, int], ...]
+    """Runs of variants of one size: ``(start, stop, height, width)``."""
+    second: npt.NDArray[np.bool_]
+    """Which variants are the second card's."""
+    size: tuple[int, int]
+    """The transform size (rows, columns): at least the window's."""
+
+
+def _bank(templates: Templates, pair: tuple[_Glyph, _Glyph], shape: tuple[int, int]) -> _Bank:
+    """The bank of ``pair``'s variants (the first card's glyph, then the second's) for a window of
+    ``shape`` (cached); variants larger than the window are left out."""
+    key = ("look-bank", id(pair[0]), id(pair[1]), shape)
+    cached = templates.cache.get(key)
+    if isinstance(cached, tuple) and cached[0] is pair[0] and cached[1] is pair[1]:
+        bank: _Bank = cached[2]
+        return bank
+    size = (cv2.getOptimalDFTSize(shape[0]), cv2.getOptimalDFTSize(shape[1]))
+    chosen = [
+        [v for v in glyph.variants if v.shape[0] <= shape[0] and v.shape[1] <= shape[1]] for glyph in pair
+    ]
+    variants = chosen[0] + chosen[1]
+    # one run of equal sizes after another, each card's variants keeping their order within a run
+    order = sorted(range(len(variants)), key=lambda i: (variants[i].shape, i >= len(chosen[0])))
+    padded = np.zeros((len(variants), *size), dtype=np.float32)
+    norms = np.zeros(len(variants), dtype=np.float64)
+    owner = np.zeros(len(variants), dtype=bool)
+    groups: list[tuple[int, int, int, int]] = []
+    for slot, i in enumerate(order):
+        plain = np.asarray(variants[i], dtype=np.float64)
+        centred = plain - plain.mean()
+        h, w = plain.shape
+        padded[slot, :h, :w] = centred
+        norms[slot] = float(np.sqrt(np.sum(centred * centred)))
+        owner[slot] = i >= len(chosen[0])
+        if groups and groups[-1][2:] == (h, w):
+            groups[-1] = (groups[-1][0], slot + 1, h, w)
+        else:
+            groups.append((slot, slot + 1, h, w))
+    bank = _Bank(
+        spectra=np.conj(np.fft.rfft2(padded)).astype(np.complex64),
+        norms=norms,
+        groups=tuple(groups),
+        second=owner,
+        size=size,
+    )
+    templates.cache[key] = (pair[0], pair[1], bank)
+    return bank
+
+
+def _best_fits(window: FloatArray, bank: _Bank) -> npt.NDArray[np.float64]:
+    """The best normalised correlation (``TM_CCOEFF_NORMED``, as ``cv2.matchTemplate`` computes
+    it) of any of the first card's variants in ``bank`` with ``window`` at any place, and the
+    same of the second card's: all variants correlated with the window in one transform, each
+    place's window mean and spread taken from integral images."""
+    rows, cols = window.shape
+    spectrum = np.fft.rfft2(window, s=bank.size)
+    products = np.fft.irfft2(spectrum[None, :, :] * bank.spectra, s=bank.size)
+    sums, squares = cv2.integral2(window, sdepth=cv2.CV_64F)
+    best = np.full(len(bank.norms), -np.inf, dtype=np.float64)
+    for start, stop, h, w in bank.groups:
+        count = h * w
+        total = sums[h:, w:] - sums[:-h, w:] - sums[h:, :-w] + sums[:-h, :-w]
+        square = squares[h:, w:] - squares[:-h, w:] - squares[h:, :-w] + squares[:-h, :-w]
+        spread = np.sqrt(np.maximum(square - total * total / count, 0.0))
+        numerator = products[start:stop, : rows - h + 1, : cols - w + 1].astype(np.float64)
+        scale = spread[None, :, :] * bank.norms[start:stop, None, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = numerator / scale
+        # as OpenCV: a ratio a hair beyond 1 is 1, one far beyond it (no spread) is 0
+        ratio = np.where(
+            np.abs(ratio) < 1.0, ratio, np.where(np.abs(ratio) < _BEYOND, np.sign(numerator), 0.0)
+        )
+        best[start:stop] = ratio.reshape(stop - start, -1).max(axis=1)
+    return np.array([best[~bank.second].max(), best[bank.second].max()], dtype=np.float64)
 
 
 def telling_parts(
@@ -217,12 +306,7 @@ def look(
             x0, y0, x1, y1 = pair[0].box
             box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
             window = _highpass(_view(image, box, pad + _SLACK, turned), params.look_highpass)
-            for k, glyph in enumerate(pair):
-                fits[k] += max(
-                    float(cv2.matchTemplate(window, variant, cv2.TM_CCOEFF_NORMED).max())
-                    for variant in glyph.variants
-                    if variant.shape[0] <= window.shape[0] and variant.shape[1] <= window.shape[1]
-                )
+            fits += _best_fits(window, _bank(templates, pair, (window.shape[0], window.shape[1])))
         fits /= len(pairs)
         result = LookResult(lead=float(fits[0] - fits[1]), fit=float(fits.max()))
         if best is None or result.fit > best.fit:
