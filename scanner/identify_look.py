@@ -139,55 +139,79 @@ def _glyph(
 @dataclass(frozen=True)
 class _Bank:
     """The variants of two cards' glyphs of one part, ready to be correlated with a window of one
-    shape in one pass: their zero-mean templates' spectra at the window's transform size."""
+    shape in one pass: their zero-mean templates' spectra at the window's transform size, and
+    where each size's sums over a placement are read from the window's integral images."""
 
     spectra: npt.NDArray[np.complex64]
-    """The conjugate spectra (``rfft2`` at ``size``) of the zero-mean variants, first card's first."""
+    """``(variant, ...)``: the conjugate spectra (``rfft2`` at ``size``) of the zero-mean
+    variants, the first card's, then the second's (as many each)."""
     norms: npt.NDArray[np.float64]
-    """Each zero-mean variant's Euclidean norm."""
-    groups: tuple[tuple[int, int, int, int], ...]
-    """Runs of variants of one size: ``(start, stop, height, width)``."""
-    second: npt.NDArray[np.bool_]
-    """Which variants are the second card's."""
+    """``(variant, 1, 1)``: each zero-mean variant's Euclidean norm."""
+    size_of: npt.NDArray[np.intp]
+    """Per variant, its size's index in ``counts`` and ``corners``."""
+    counts: npt.NDArray[np.float64]
+    """``(size, 1, 1)``: the pixels of a variant of each size."""
+    corners: npt.NDArray[np.intp]
+    """``(4, size, rows, cols)``: per placement of a variant of each size, the flat indices into
+    the integral images of its four corners (bottom right, top right, bottom left, top left;
+    a placement beyond the window reads the top-left corner four times: no spread)."""
+    beyond: npt.NDArray[np.bool_]
+    """``(variant, rows, cols)``: True where the variant's placement reaches beyond the window."""
+    off: npt.NDArray[np.float64]
+    """``(variant, rows, cols)``: infinity where ``beyond``, else 0 (added to the denominators:
+    such a placement's ratio is 0)."""
     size: tuple[int, int]
     """The transform size (rows, columns): at least the window's."""
 
 
 def _bank(templates: Templates, pair: tuple[_Glyph, _Glyph], shape: tuple[int, int]) -> _Bank:
     """The bank of ``pair``'s variants (the first card's glyph, then the second's) for a window of
-    ``shape`` (cached); variants larger than the window are left out."""
+    ``shape`` (cached); variants larger than the window are left out.
+
+    Raises:
+        ValueError: a card has no variant that fits in the window.
+    """
     key = ("look-bank", id(pair[0]), id(pair[1]), shape)
     cached = templates.cache.get(key)
     if isinstance(cached, tuple) and cached[0] is pair[0] and cached[1] is pair[1]:
         bank: _Bank = cached[2]
         return bank
-    size = (cv2.getOptimalDFTSize(shape[0]), cv2.getOptimalDFTSize(shape[1]))
-    chosen = [
-        [v for v in glyph.variants if v.shape[0] <= shape[0] and v.shape[1] <= shape[1]] for glyph in pair
-    ]
+    rows, cols = shape
+    chosen = [[v for v in glyph.variants if v.shape[0] <= rows and v.shape[1] <= cols] for glyph in pair]
+    if not chosen[0] or not chosen[1] or len(chosen[0]) != len(chosen[1]):
+        raise ValueError(f"the look's glyph variants do not fit a window of {shape} alike")
     variants = chosen[0] + chosen[1]
-    # one run of equal sizes after another, each card's variants keeping their order within a run
-    order = sorted(range(len(variants)), key=lambda i: (variants[i].shape, i >= len(chosen[0])))
+    sizes = sorted({(v.shape[0], v.shape[1]) for v in variants})
+    size = (cv2.getOptimalDFTSize(rows), cv2.getOptimalDFTSize(cols))
+    # placements of the smallest variant: every other size's lie within them
+    down = rows - min(h for h, _ in sizes) + 1
+    across = cols - min(w for _, w in sizes) + 1
     padded = np.zeros((len(variants), *size), dtype=np.float32)
     norms = np.zeros(len(variants), dtype=np.float64)
-    owner = np.zeros(len(variants), dtype=bool)
-    groups: list[tuple[int, int, int, int]] = []
-    for slot, i in enumerate(order):
-        plain = np.asarray(variants[i], dtype=np.float64)
+    for k, variant in enumerate(variants):
+        plain = np.asarray(variant, dtype=np.float64)
         centred = plain - plain.mean()
-        h, w = plain.shape
-        padded[slot, :h, :w] = centred
-        norms[slot] = float(np.sqrt(np.sum(centred * centred)))
-        owner[slot] = i >= len(chosen[0])
-        if groups and groups[-1][2:] == (h, w):
-            groups[-1] = (groups[-1][0], slot + 1, h, w)
-        else:
-            groups.append((slot, slot + 1, h, w))
+        padded[k, : plain.shape[0], : plain.shape[1]] = centred
+        norms[k] = float(np.sqrt(np.sum(centred * centred)))
+    ys, xs = np.mgrid[0:down, 0:across]
+    stride = cols + 1  # the integral images are one larger than the window each way
+    corners = np.zeros((4, len(sizes), down, across), dtype=np.intp)
+    inside = np.zeros((len(sizes), down, across), dtype=np.bool_)
+    for g, (h, w) in enumerate(sizes):
+        fits = (ys <= rows - h) & (xs <= cols - w)
+        inside[g] = fits
+        y0, x0 = np.where(fits, ys, 0), np.where(fits, xs, 0)
+        y1, x1 = np.where(fits, ys + h, 0), np.where(fits, xs + w, 0)
+        corners[:, g] = (y1 * stride + x1, y0 * stride + x1, y1 * stride + x0, y0 * stride + x0)
+    size_of = np.array([sizes.index((v.shape[0], v.shape[1])) for v in variants], dtype=np.intp)
     bank = _Bank(
         spectra=np.conj(np.fft.rfft2(padded)).astype(np.complex64),
-        norms=norms,
-        groups=tuple(groups),
-        second=owner,
+        norms=norms[:, None, None],
+        size_of=size_of,
+        counts=np.array([h * w for h, w in sizes], dtype=np.float64)[:, None, None],
+        corners=corners,
+        beyond=~inside[size_of],
+        off=np.where(inside[size_of], 0.0, np.inf),
         size=size,
     )
     templates.cache[key] = (pair[0], pair[1], bank)
@@ -198,27 +222,30 @@ def _best_fits(window: FloatArray, bank: _Bank) -> npt.NDArray[np.float64]:
     """The best normalised correlation (``TM_CCOEFF_NORMED``, as ``cv2.matchTemplate`` computes
     it) of any of the first card's variants in ``bank`` with ``window`` at any place, and the
     same of the second card's: all variants correlated with the window in one transform, each
-    place's window mean and spread taken from integral images."""
-    rows, cols = window.shape
+    placement's window sum and sum of squares read from integral images."""
+    _, _, down, across = bank.corners.shape
     spectrum = np.fft.rfft2(window, s=bank.size)
-    products = np.fft.irfft2(spectrum[None, :, :] * bank.spectra, s=bank.size)
+    # the inverse transform down the columns, then along only the rows a placement starts on
+    columns = np.fft.ifft(spectrum[None, :, :] * bank.spectra, axis=1)[:, :down]
+    products = np.fft.irfft(columns, n=bank.size[1], axis=2)[:, :, :across]
     sums, squares = cv2.integral2(window, sdepth=cv2.CV_64F)
-    best = np.full(len(bank.norms), -np.inf, dtype=np.float64)
-    for start, stop, h, w in bank.groups:
-        count = h * w
-        total = sums[h:, w:] - sums[:-h, w:] - sums[h:, :-w] + sums[:-h, :-w]
-        square = squares[h:, w:] - squares[:-h, w:] - squares[h:, :-w] + squares[:-h, :-w]
-        spread = np.sqrt(np.maximum(square - total * total / count, 0.0))
-        numerator = products[start:stop, : rows - h + 1, : cols - w + 1].astype(np.float64)
-        scale = spread[None, :, :] * bank.norms[start:stop, None, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = numerator / scale
-        # as OpenCV: a ratio a hair beyond 1 is 1, one far beyond it (no spread) is 0
-        ratio = np.where(
-            np.abs(ratio) < 1.0, ratio, np.where(np.abs(ratio) < _BEYOND, np.sign(numerator), 0.0)
-        )
-        best[start:stop] = ratio.reshape(stop - start, -1).max(axis=1)
-    return np.array([best[~bank.second].max(), best[bank.second].max()], dtype=np.float64)
+    a, b, c, d = bank.corners
+    flat = sums.ravel()
+    total = flat[a] - flat[b] - flat[c] + flat[d]
+    flat = squares.ravel()
+    square = flat[a] - flat[b] - flat[c] + flat[d]
+    spread = np.sqrt(np.maximum(square - total * total / bank.counts, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = products / (spread[bank.size_of] * bank.norms + bank.off)
+    best = ratio.reshape(2, -1).max(axis=1)
+    if not (float(best.min()) > 0.0 and float(best.max()) < 1.0 and float(ratio.min()) > -1.0):
+        # the placements beyond the window (their 0) may have won, or a ratio is at or beyond 1
+        # or undefined: as OpenCV, a ratio a hair beyond 1 is 1, one far beyond it (no spread) 0
+        clamped = np.where(np.abs(ratio) < _BEYOND, np.sign(products), 0.0)
+        ratio = np.where(np.abs(ratio) < 1.0, ratio, clamped)
+        ratio[bank.beyond] = -np.inf
+        best = ratio.reshape(2, -1).max(axis=1)
+    return np.asarray(best, dtype=np.float64)
 
 
 def telling_parts(
