@@ -30,6 +30,7 @@ off for Octoplus corner labels (``corner_look_lead``).
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import cv2
@@ -156,26 +157,47 @@ class _Bank:
     the integral images of its four corners (bottom right, top right, bottom left, top left;
     a placement beyond the window reads the top-left corner four times: no spread)."""
     beyond: npt.NDArray[np.bool_]
-    """``(variant, rows, cols)``: True where the variant's placement reaches beyond the window."""
+    """``(size, rows, cols)``: True where a placement of a variant of that size reaches beyond
+    the window."""
     off: npt.NDArray[np.float64]
-    """``(variant, rows, cols)``: infinity where ``beyond``, else 0 (added to the denominators:
-    such a placement's ratio is 0)."""
+    """``(size, rows, cols)``: infinity where ``beyond``, else 0 (added to the spread: such a
+    placement's ratio is 0)."""
     size: tuple[int, int]
     """The transform size (rows, columns): at least the window's."""
 
 
-def _bank(templates: Templates, pair: tuple[_Glyph, _Glyph], shape: tuple[int, int]) -> _Bank:
+def _fits(
+    window: FloatArray, pair: tuple[_Glyph, _Glyph], templates: Templates, params: IdentifyParams
+) -> npt.NDArray[np.float64]:
+    """``_best_fits`` of ``window`` against ``pair``'s glyphs (the first card's, the second's),
+    their bank taken from the last ``look_banks`` made (a pair's two orders share one)."""
+    shape = (window.shape[0], window.shape[1])
+    swapped = id(pair[0]) > id(pair[1])
+    ordered = (pair[1], pair[0]) if swapped else pair
+    banks = templates.cache.get("look-banks")
+    if not isinstance(banks, OrderedDict):
+        banks = templates.cache["look-banks"] = OrderedDict()
+    key = (id(ordered[0]), id(ordered[1]), shape)
+    cached = banks.get(key)
+    if cached is not None and cached[0] is ordered[0] and cached[1] is ordered[1]:
+        banks.move_to_end(key)
+        bank: _Bank = cached[2]
+    else:
+        bank = _bank(ordered, shape)
+        banks[key] = (ordered[0], ordered[1], bank)
+        while len(banks) > params.look_banks:
+            banks.popitem(last=False)
+    fits = _best_fits(window, bank)
+    return fits[::-1] if swapped else fits
+
+
+def _bank(pair: tuple[_Glyph, _Glyph], shape: tuple[int, int]) -> _Bank:
     """The bank of ``pair``'s variants (the first card's glyph, then the second's) for a window of
-    ``shape`` (cached); variants larger than the window are left out.
+    ``shape``; variants larger than the window are left out.
 
     Raises:
         ValueError: a card has no variant that fits in the window.
     """
-    key = ("look-bank", id(pair[0]), id(pair[1]), shape)
-    cached = templates.cache.get(key)
-    if isinstance(cached, tuple) and cached[0] is pair[0] and cached[1] is pair[1]:
-        bank: _Bank = cached[2]
-        return bank
     rows, cols = shape
     chosen = [[v for v in glyph.variants if v.shape[0] <= rows and v.shape[1] <= cols] for glyph in pair]
     if not chosen[0] or not chosen[1] or len(chosen[0]) != len(chosen[1]):
@@ -210,11 +232,10 @@ def _bank(templates: Templates, pair: tuple[_Glyph, _Glyph], shape: tuple[int, i
         size_of=size_of,
         counts=np.array([h * w for h, w in sizes], dtype=np.float64)[:, None, None],
         corners=corners,
-        beyond=~inside[size_of],
-        off=np.where(inside[size_of], 0.0, np.inf),
+        beyond=~inside,
+        off=np.where(inside, 0.0, np.inf),
         size=size,
     )
-    templates.cache[key] = (pair[0], pair[1], bank)
     return bank
 
 
@@ -234,16 +255,16 @@ def _best_fits(window: FloatArray, bank: _Bank) -> npt.NDArray[np.float64]:
     total = flat[a] - flat[b] - flat[c] + flat[d]
     flat = squares.ravel()
     square = flat[a] - flat[b] - flat[c] + flat[d]
-    spread = np.sqrt(np.maximum(square - total * total / bank.counts, 0.0))
+    spread = np.sqrt(np.maximum(square - total * total / bank.counts, 0.0)) + bank.off
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = products / (spread[bank.size_of] * bank.norms + bank.off)
+        ratio = products / (spread[bank.size_of] * bank.norms)
     best = ratio.reshape(2, -1).max(axis=1)
     if not (float(best.min()) > 0.0 and float(best.max()) < 1.0 and float(ratio.min()) > -1.0):
         # the placements beyond the window (their 0) may have won, or a ratio is at or beyond 1
         # or undefined: as OpenCV, a ratio a hair beyond 1 is 1, one far beyond it (no spread) 0
         clamped = np.where(np.abs(ratio) < _BEYOND, np.sign(products), 0.0)
         ratio = np.where(np.abs(ratio) < 1.0, ratio, clamped)
-        ratio[bank.beyond] = -np.inf
+        ratio[bank.beyond[bank.size_of]] = -np.inf
         best = ratio.reshape(2, -1).max(axis=1)
     return np.asarray(best, dtype=np.float64)
 
@@ -333,7 +354,7 @@ def look(
             x0, y0, x1, y1 = pair[0].box
             box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
             window = _highpass(_view(image, box, pad + _SLACK, turned), params.look_highpass)
-            fits += _best_fits(window, _bank(templates, pair, (window.shape[0], window.shape[1])))
+            fits += _fits(window, pair, templates, params)
         fits /= len(pairs)
         result = LookResult(lead=float(fits[0] - fits[1]), fit=float(fits.max()))
         if best is None or result.fit > best.fit:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from scanner.faces import render_face
-from scanner.identify_look import _SLACK, _bank, _best_fits, _Glyph, _glyph, _ink_box, _view
+from scanner.identify_look import _SLACK, _bank, _best_fits, _fits, _Glyph, _glyph, _ink_box, _view
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.templates import Templates
 from scanner.types import Image
@@ -75,7 +75,7 @@ def test_the_best_fits_are_those_of_match_template(first: StdCard, second: StdCa
     windows.append(np.random.default_rng(5).normal(0.0, 20.0, windows[0].shape).astype(np.float32))
     for window in windows:
         window = np.ascontiguousarray(window, dtype=np.float32)
-        bank = _bank(templates, pair, (window.shape[0], window.shape[1]))
+        bank = _bank(pair, (window.shape[0], window.shape[1]))
         fits = _best_fits(window, bank)
         assert fits == pytest.approx(_reference(window, pair), abs=1e-5)
 
@@ -85,5 +85,27 @@ def test_a_window_without_spread_fits_nothing_as_in_match_template() -> None:
     pair, box = _pair(templates, StdCard(5, Suit.CLUBS), StdCard(5, Suit.SPADES))
     pad = PARAMS.look_search_px + _SLACK
     flat = np.full((box[3] - box[1] + 2 * pad, box[2] - box[0] + 2 * pad), 7.0, dtype=np.float32)
-    bank = _bank(templates, pair, (flat.shape[0], flat.shape[1]))
+    bank = _bank(pair, (flat.shape[0], flat.shape[1]))
     assert _best_fits(flat, bank) == pytest.approx(_reference(flat, pair), abs=1e-6)
+
+
+def test_a_pair_in_either_order_shares_one_bank_and_the_banks_kept_are_bounded() -> None:
+    templates = Templates.builtin(DeckKind.OKTRIS)
+    params = IdentifyParams(look_banks=2)
+    pad = PARAMS.look_search_px + _SLACK
+    for rank in (2, 3, 4):
+        club, spade = StdCard(rank, Suit.CLUBS), StdCard(rank, Suit.SPADES)
+        pair, box = _pair(templates, club, spade)
+        seen = _view(small(club, seed=rank), box, pad, False)
+        window = np.ascontiguousarray(seen - cv2.GaussianBlur(seen, (0, 0), PARAMS.look_highpass))
+        forward = _fits(window, pair, templates, params)
+        backward = _fits(window, (pair[1], pair[0]), templates, params)
+        assert forward == pytest.approx(_reference(window, pair), abs=1e-5)
+        assert backward[0] == forward[1] and backward[1] == forward[0]
+        assert len(templates.cache["look-banks"]) == min(rank - 1, 2)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [0, 2.5, True])
+def test_the_number_of_banks_kept_is_validated(value: object) -> None:
+    with pytest.raises(ValueError, match="look_banks"):
+        IdentifyParams(look_banks=value)  # type: ignore[arg-type]
