@@ -92,6 +92,7 @@ def test_a_window_without_spread_fits_nothing_as_in_match_template() -> None:
 def test_a_pair_in_either_order_shares_one_bank_and_the_banks_kept_are_bounded() -> None:
     templates = Templates.builtin(DeckKind.OKTRIS)
     params = IdentifyParams(look_banks=2)
+    templates.cache.pop("look-banks", None)  # the built-in templates are shared: start empty
     pad = PARAMS.look_search_px + _SLACK
     for rank in (2, 3, 4):
         club, spade = StdCard(rank, Suit.CLUBS), StdCard(rank, Suit.SPADES)
