@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from contextlib import suppress
 from dataclasses import dataclass
 
 import cv2
@@ -180,13 +181,15 @@ def _fits(
     key = (id(ordered[0]), id(ordered[1]), shape)
     cached = banks.get(key)
     if cached is not None and cached[0] is ordered[0] and cached[1] is ordered[1]:
-        banks.move_to_end(key)
         bank: _Bank = cached[2]
+        with suppress(KeyError):  # another thread's scan may have let it go meanwhile
+            banks.move_to_end(key)
     else:
         bank = _bank(ordered, shape)
         banks[key] = (ordered[0], ordered[1], bank)
-        while len(banks) > params.look_banks:
-            banks.popitem(last=False)
+        with suppress(KeyError):
+            while len(banks) > params.look_banks:
+                banks.popitem(last=False)
     fits = _best_fits(window, bank)
     return fits[::-1] if swapped else fits
 
