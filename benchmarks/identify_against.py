@@ -9,7 +9,9 @@ second package) and by the current one, the two taking turns card by card, ``--r
 in colour and with the frames made grey.  Printed per case: the median milliseconds per card of
 each tree in CPU time of the calling thread (what the identifier itself costs: time the
 scheduler gives other processes on a shared machine is left out) and in wall time, their ratios
-(current / ``REV``), and the median of the per-card ratios.  OpenCV runs on one thread.
+(current / ``REV``), the median of the per-card ratios, and the mean milliseconds per card of
+each tree with their ratio (what a frame pays: a step that only some cards take, such as the
+twin look, moves the mean and not the median).  OpenCV runs on one thread.
 """
 
 from __future__ import annotations
@@ -67,7 +69,10 @@ def main(argv: list[str] | None = None) -> int:
             f"identify per card, current tree against {args.rev}: {len(cards)} cards x {args.rounds} rounds"
         )
         print(f"load average at start: {os.getloadavg()[0]:.1f}")
-        print(f"{'frames':>6} {'clock':>6} {'old ms':>7} {'new ms':>7} {'ratio':>6} {'per-card ratio':>15}")
+        print(
+            f"{'frames':>6} {'clock':>6} {'old ms':>7} {'new ms':>7} {'ratio':>6} {'per-card ratio':>15}"
+            f" {'old mean':>9} {'new mean':>9} {'ratio':>6}"
+        )
         for label, case in (("colour", cards), ("grey", grey)):
             times: dict[tuple[str, str], list[float]] = {}
             for round_ in range(args.rounds):
@@ -80,7 +85,11 @@ def main(argv: list[str] | None = None) -> int:
                 before, after = times[("old", clock)], times[("new", clock)]
                 o, n = statistics.median(before), statistics.median(after)
                 per_card = statistics.median(b / a for a, b in zip(before, after, strict=True) if a > 0)
-                print(f"{label:>6} {clock:>6} {o:>7.3f} {n:>7.3f} {n / o:>6.3f} {per_card:>15.3f}")
+                mo, mn = statistics.fmean(before), statistics.fmean(after)
+                print(
+                    f"{label:>6} {clock:>6} {o:>7.3f} {n:>7.3f} {n / o:>6.3f} {per_card:>15.3f}"
+                    f" {mo:>9.3f} {mn:>9.3f} {mn / mo:>6.3f}"
+                )
     return 0
 
 

@@ -13,7 +13,8 @@ correlations are over the same area), tried at the canonical size at every size
 of ``look_scales`` and every extra blur of ``look_blurs`` (a card seen blurred
 matches a blurred glyph best), card and glyph with their slow shading taken
 away (``look_highpass``), and matched by normalised correlation
-(``TM_CCOEFF_NORMED``) within ``look_search_px`` of its place moved by where the
+(``TM_CCOEFF_NORMED``; every variant of both cards' glyphs against the window's one Fourier
+transform, ``_best_fits``) within ``look_search_px`` of its place moved by where the
 index reader found the index, each part on its own.  A card's fit is the mean
 over the parts of its best correlation; the lead of the first card is its fit
 minus the second's, in the index corner (as warped, or turned half round) where
@@ -29,6 +30,8 @@ off for Octoplus corner labels (``corner_look_lead``).
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
+from contextlib import suppress
 from dataclasses import dataclass
 
 import cv2
@@ -54,6 +57,9 @@ _DIFFERENT = 2.0
 """Mean grey difference of two templates over a part from which the part tells them apart."""
 _SLACK = 4
 """Canonical pixels added to the search around a part: the glyph's larger sizes stick out."""
+_BEYOND = 1.125
+"""A normalised correlation at or beyond 1 but below this is 1, beyond it 0 (no spread in the
+window): ``cv2.matchTemplate``'s own rule for ``TM_CCOEFF_NORMED``."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,140 @@ def _glyph(
     glyph = _Glyph(box=box, variants=tuple(variants))
     templates.cache[key] = glyph
     return glyph
+
+
+@dataclass(frozen=True)
+class _Bank:
+    """The variants of two cards' glyphs of one part, ready to be correlated with a window of one
+    shape in one pass: their zero-mean templates' spectra at the window's transform size, and
+    where each size's sums over a placement are read from the window's integral images."""
+
+    spectra: npt.NDArray[np.complex64]
+    """``(variant, ...)``: the conjugate spectra (``rfft2`` at ``size``) of the zero-mean
+    variants, the first card's, then the second's (as many each)."""
+    norms: npt.NDArray[np.float64]
+    """``(variant, 1, 1)``: each zero-mean variant's Euclidean norm."""
+    size_of: npt.NDArray[np.intp]
+    """Per variant, its size's index in ``counts`` and ``corners``."""
+    counts: npt.NDArray[np.float64]
+    """``(size, 1, 1)``: the pixels of a variant of each size."""
+    corners: npt.NDArray[np.intp]
+    """``(4, size, rows, cols)``: per placement of a variant of each size, the flat indices into
+    the integral images of its four corners (bottom right, top right, bottom left, top left;
+    a placement beyond the window reads the top-left corner four times: no spread)."""
+    beyond: npt.NDArray[np.bool_]
+    """``(size, rows, cols)``: True where a placement of a variant of that size reaches beyond
+    the window."""
+    off: npt.NDArray[np.float64]
+    """``(size, rows, cols)``: infinity where ``beyond``, else 0 (added to the spread: such a
+    placement's ratio is 0)."""
+    size: tuple[int, int]
+    """The transform size (rows, columns): at least the window's."""
+
+
+def _fits(
+    window: FloatArray, pair: tuple[_Glyph, _Glyph], templates: Templates, params: IdentifyParams
+) -> npt.NDArray[np.float64]:
+    """``_best_fits`` of ``window`` against ``pair``'s glyphs (the first card's, the second's),
+    their bank taken from the last ``look_banks`` made (a pair's two orders share one)."""
+    shape = (window.shape[0], window.shape[1])
+    swapped = id(pair[0]) > id(pair[1])
+    ordered = (pair[1], pair[0]) if swapped else pair
+    banks = templates.cache.get("look-banks")
+    if not isinstance(banks, OrderedDict):
+        banks = templates.cache["look-banks"] = OrderedDict()
+    key = (id(ordered[0]), id(ordered[1]), shape)
+    cached = banks.get(key)
+    if cached is not None and cached[0] is ordered[0] and cached[1] is ordered[1]:
+        bank: _Bank = cached[2]
+        with suppress(KeyError):  # another thread's scan may have let it go meanwhile
+            banks.move_to_end(key)
+    else:
+        bank = _bank(ordered, shape)
+        banks[key] = (ordered[0], ordered[1], bank)
+        with suppress(KeyError):
+            while len(banks) > params.look_banks:
+                banks.popitem(last=False)
+    fits = _best_fits(window, bank)
+    return fits[::-1] if swapped else fits
+
+
+def _bank(pair: tuple[_Glyph, _Glyph], shape: tuple[int, int]) -> _Bank:
+    """The bank of ``pair``'s variants (the first card's glyph, then the second's) for a window of
+    ``shape``; variants larger than the window are left out.
+
+    Raises:
+        ValueError: a card has no variant that fits in the window.
+    """
+    rows, cols = shape
+    chosen = [[v for v in glyph.variants if v.shape[0] <= rows and v.shape[1] <= cols] for glyph in pair]
+    if not chosen[0] or not chosen[1] or len(chosen[0]) != len(chosen[1]):
+        raise ValueError(f"the look's glyph variants do not fit a window of {shape} alike")
+    variants = chosen[0] + chosen[1]
+    sizes = sorted({(v.shape[0], v.shape[1]) for v in variants})
+    size = (cv2.getOptimalDFTSize(rows), cv2.getOptimalDFTSize(cols))
+    # placements of the smallest variant: every other size's lie within them
+    down = rows - min(h for h, _ in sizes) + 1
+    across = cols - min(w for _, w in sizes) + 1
+    padded = np.zeros((len(variants), *size), dtype=np.float32)
+    norms = np.zeros(len(variants), dtype=np.float64)
+    for k, variant in enumerate(variants):
+        plain = np.asarray(variant, dtype=np.float64)
+        centred = plain - plain.mean()
+        padded[k, : plain.shape[0], : plain.shape[1]] = centred
+        norms[k] = float(np.sqrt(np.sum(centred * centred)))
+    ys, xs = np.mgrid[0:down, 0:across]
+    stride = cols + 1  # the integral images are one larger than the window each way
+    corners = np.zeros((4, len(sizes), down, across), dtype=np.intp)
+    inside = np.zeros((len(sizes), down, across), dtype=np.bool_)
+    for g, (h, w) in enumerate(sizes):
+        fits = (ys <= rows - h) & (xs <= cols - w)
+        inside[g] = fits
+        y0, x0 = np.where(fits, ys, 0), np.where(fits, xs, 0)
+        y1, x1 = np.where(fits, ys + h, 0), np.where(fits, xs + w, 0)
+        corners[:, g] = (y1 * stride + x1, y0 * stride + x1, y1 * stride + x0, y0 * stride + x0)
+    size_of = np.array([sizes.index((v.shape[0], v.shape[1])) for v in variants], dtype=np.intp)
+    bank = _Bank(
+        spectra=np.conj(np.fft.rfft2(padded)).astype(np.complex64),
+        norms=norms[:, None, None],
+        size_of=size_of,
+        counts=np.array([h * w for h, w in sizes], dtype=np.float64)[:, None, None],
+        corners=corners,
+        beyond=~inside,
+        off=np.where(inside, 0.0, np.inf),
+        size=size,
+    )
+    return bank
+
+
+def _best_fits(window: FloatArray, bank: _Bank) -> npt.NDArray[np.float64]:
+    """The best normalised correlation (``TM_CCOEFF_NORMED``, as ``cv2.matchTemplate`` computes
+    it) of any of the first card's variants in ``bank`` with ``window`` at any place, and the
+    same of the second card's: all variants correlated with the window in one transform, each
+    placement's window sum and sum of squares read from integral images."""
+    _, _, down, across = bank.corners.shape
+    spectrum = np.fft.rfft2(window, s=bank.size)
+    # the inverse transform down the columns, then along only the rows a placement starts on
+    columns = np.fft.ifft(spectrum[None, :, :] * bank.spectra, axis=1)[:, :down]
+    products = np.fft.irfft(columns, n=bank.size[1], axis=2)[:, :, :across]
+    sums, squares = cv2.integral2(window, sdepth=cv2.CV_64F)
+    a, b, c, d = bank.corners
+    flat = sums.ravel()
+    total = flat[a] - flat[b] - flat[c] + flat[d]
+    flat = squares.ravel()
+    square = flat[a] - flat[b] - flat[c] + flat[d]
+    spread = np.sqrt(np.maximum(square - total * total / bank.counts, 0.0)) + bank.off
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = products / (spread[bank.size_of] * bank.norms)
+    best = ratio.reshape(2, -1).max(axis=1)
+    if not (float(best.min()) > 0.0 and float(best.max()) < 1.0 and float(ratio.min()) > -1.0):
+        # the placements beyond the window (their 0) may have won, or a ratio is at or beyond 1
+        # or undefined: as OpenCV, a ratio a hair beyond 1 is 1, one far beyond it (no spread) 0
+        clamped = np.where(np.abs(ratio) < _BEYOND, np.sign(products), 0.0)
+        ratio = np.where(np.abs(ratio) < 1.0, ratio, clamped)
+        ratio[bank.beyond[bank.size_of]] = -np.inf
+        best = ratio.reshape(2, -1).max(axis=1)
+    return np.asarray(best, dtype=np.float64)
 
 
 def telling_parts(
@@ -217,12 +357,7 @@ def look(
             x0, y0, x1, y1 = pair[0].box
             box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
             window = _highpass(_view(image, box, pad + _SLACK, turned), params.look_highpass)
-            for k, glyph in enumerate(pair):
-                fits[k] += max(
-                    float(cv2.matchTemplate(window, variant, cv2.TM_CCOEFF_NORMED).max())
-                    for variant in glyph.variants
-                    if variant.shape[0] <= window.shape[0] and variant.shape[1] <= window.shape[1]
-                )
+            fits += _fits(window, pair, templates, params)
         fits /= len(pairs)
         result = LookResult(lead=float(fits[0] - fits[1]), fit=float(fits.max()))
         if best is None or result.fit > best.fit:

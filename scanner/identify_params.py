@@ -257,6 +257,9 @@ class IdentifyParams:
     corner_look_lead: float = 0.0
     """``look_lead`` for an Octoplus corner index (0: off: its labels' strokes, a 4's above all,
     fit parts of other cards' faces, and named false cards on held-out scenes)."""
+    look_banks: int = 32
+    """How many glyph pairs' transformed variants (``scanner.identify_look``, about 0.35 MB each
+    for a standard index's suit symbols) are kept for the next look; the oldest made go first."""
     twin_check_band: float = 0.05
     """A standard card the identifier names (but not from its pips, ``spade_lead``) whose twin
     (the same rank in the other suit of its colour) scores within this much of it in the index
@@ -318,6 +321,7 @@ class IdentifyParams:
             "look_min_part_score": (-1.0, 2.0),
             "look_band": (0.0, 2.0),
             "look_rivals": (1, 100),
+            "look_banks": (1, 10_000),
             "red_ink": (0.0, 1.0),
             "black_ink": (0.0, 1.0),
             "colour_present": (0.0, 255.0),
@@ -398,6 +402,7 @@ class IdentifyParams:
             "look_search_px",
             "look_pad",
             "look_rivals",
+            "look_banks",
         ):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"IdentifyParams.{name} must be an integer, got {getattr(self, name)!r}")
