@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -225,12 +226,7 @@ class Scanner:
         if not targets:
             return detections
         quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
-        named = [side_lengths(q)[0] for q, d in zip(quads, detections, strict=True) if d.card is not None]
-        short: float | None = None
-        if p.card_size_px is not None:
-            short = p.card_size_px[0] * work.scale
-        elif named:
-            short = float(np.median(named))
+        short = self._fit_short(work, quads, detections)
         out = list(detections)
         for k in targets:
             again = self._refit_one(frame, work, quads, k, short)
@@ -296,7 +292,7 @@ class Scanner:
         """``detections`` with each named card marked top that overlaps another card and whose
         sides show along less than ``top_refit_named_below`` of its outline (at most
         ``top_refit_max``, the least shown first) given the outline ``refit_outline`` fits near
-        its own, when that outline lies as ``_refit_one`` asks (but near no other named card's
+        its own, when that outline lies as ``_refit_rect`` asks (but near no other named card's
         only: an outline not identified there may be this card's, misfit), its sides show by
         ``top_refit_named_gain`` more and it reads the same card: a top card's outline found or
         laid out a little off (taking in a card under it) is put right, so that it is told from
@@ -317,23 +313,13 @@ class Scanner:
                 shown[k] = seen
         if not shown:
             return detections
-        named = [side_lengths(q)[0] for q, d in zip(quads, detections, strict=True) if d.card is not None]
-        short = p.card_size_px[0] * work.scale if p.card_size_px is not None else float(np.median(named))
+        short = self._fit_short(work, quads, detections)
+        named = [j for j, d in enumerate(detections) if d.card is not None]
         out = list(detections)
         for k in sorted(shown, key=shown.__getitem__)[: p.top_refit_max]:
-            rect = refit_outline(quads[k], work, p, short)
+            rect = self._refit_rect(work, quads, k, short, named)
             if rect is None:
                 continue
-            rect_short = side_lengths(rect)[0]
-            moved = outline_distance(rect, quads[k])
-            if not p.top_refit_moved * rect_short <= moved <= p.top_refit_reach * rect_short:
-                continue  # the outline read already, or another card's
-            near = p.top_refit_same * rect_short
-            if any(
-                j != k and out[j].card is not None and outline_distance(rect, quads[j]) < near
-                for j in range(len(quads))
-            ):
-                continue  # another named card's outline
             seen = side_visibility(rect, work, None, p)
             if seen is None or seen < shown[k] + p.top_refit_named_gain:
                 continue  # its sides show less than the card's own: not read
@@ -349,6 +335,16 @@ class Scanner:
         self, frame: Image, work: Work, quads: list[FloatArray], k: int, short: float | None
     ) -> Detection | None:
         """Card ``k`` read again on the outline ``refit_outline`` fits near its own, or ``None``."""
+        rect = self._refit_rect(work, quads, k, short, range(len(quads)))
+        return None if rect is None else self._read_at(frame, work, rect)
+
+    def _refit_rect(
+        self, work: Work, quads: list[FloatArray], k: int, short: float | None, others: Iterable[int]
+    ) -> FloatArray | None:
+        """The outline ``refit_outline`` fits near card ``k``'s own, or ``None`` when it moved less
+        than ``top_refit_moved`` or more than ``top_refit_reach`` of its short side (the outline
+        read already, or another card's) or lies within ``top_refit_same`` of one of the outlines
+        ``others`` (indices into ``quads``: that card, not a new reading)."""
         p = self.params.find
         rect = refit_outline(quads[k], work, p, short)
         if rect is None:
@@ -356,11 +352,20 @@ class Scanner:
         rect_short = side_lengths(rect)[0]
         moved = outline_distance(rect, quads[k])
         if not p.top_refit_moved * rect_short <= moved <= p.top_refit_reach * rect_short:
-            return None  # the outline read already, or another card's
+            return None
         near = p.top_refit_same * rect_short
-        if any(j != k and outline_distance(rect, quads[j]) < near for j in range(len(quads))):
-            return None  # another detection's outline: that card, not a new reading
-        return self._read_at(frame, work, rect)
+        if any(j != k and outline_distance(rect, quads[j]) < near for j in others):
+            return None
+        return rect
+
+    def _fit_short(self, work: Work, quads: list[FloatArray], detections: list[Detection]) -> float | None:
+        """The short side (work pixels) outlines are fitted at: calibration's card size, else the
+        median short side of the cards named, else ``None`` (unknown: a range is tried)."""
+        p = self.params.find
+        if p.card_size_px is not None:
+            return p.card_size_px[0] * work.scale
+        named = [side_lengths(q)[0] for q, d in zip(quads, detections, strict=True) if d.card is not None]
+        return float(np.median(named)) if named else None
 
     def _read_at(self, frame: Image, work: Work, rect: FloatArray) -> Detection | None:
         """The card read on ``rect`` (work pixels) marked top, or ``None`` when it names none."""
