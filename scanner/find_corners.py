@@ -423,9 +423,15 @@ def _distinct(proposals: list[CornerProposal], p: CoveredParams, keep: int = 0) 
     return [q for q, k in zip(proposals, kept, strict=True) if k]
 
 
+def _across(quad: FloatArray) -> FloatArray:
+    """The sum of the two short sides of ``quad`` (TL TR BR BL), each from left to right: twice
+    the card's mean short side, along it."""
+    return np.asarray((quad[1] - quad[0]) + (quad[2] - quad[3]), np.float64)
+
+
 def _direction(quad: FloatArray) -> float:
     """The direction (radians) of the short sides of ``quad`` (TL TR BR BL), from TL to TR."""
-    d = (quad[1] - quad[0]) + (quad[2] - quad[3])
+    d = _across(quad)
     return math.atan2(float(d[1]), float(d[0]))
 
 
@@ -478,9 +484,9 @@ def gap_corners(cards: list[FloatArray], p: CoveredParams) -> list[tuple[CornerP
     for i, a in enumerate(cards):
         for j in range(i + 1, len(cards)):
             b = cards[j]
+            across_a = _across(a)
             for turned_b in (b, np.roll(b, -2, axis=0)):
-                across_a = (a[1] - a[0]) + (a[2] - a[3])
-                across_b = (turned_b[1] - turned_b[0]) + (turned_b[2] - turned_b[3])
+                across_b = _across(turned_b)
                 cos = float(across_a @ across_b) / max(float(np.hypot(*across_a) * np.hypot(*across_b)), 1e-9)
                 if cos < along:
                     continue

@@ -79,7 +79,7 @@ def hand_cut_cards(
     area = float(cv2.contourArea(contour))
     perimeter = cv2.arcLength(hull, True)
     seen = hull.reshape(-1, 2).astype(np.float64)
-    points = dense if isinstance(dense, np.ndarray) else None
+    points: FloatArray | None = None
     out: list[CutCard] = []
     for scale in (1.0, 0.5):
         polygon = cv2.approxPolyDP(hull, scale * p.poly_epsilon * perimeter, True).reshape(-1, 2)
