@@ -30,7 +30,8 @@ IMAGE_SUFFIXES: tuple[str, ...] = (".jpg", ".jpeg", ".png", ".bmp")
 """File name endings a replay folder's frames may have (case-insensitive)."""
 
 TIMESTAMPS_FILE = "timestamps.txt"
-"""Optional file of a replay folder: one seconds value per frame, in frame order."""
+"""Optional file of a replay folder: one seconds value per frame, in frame order (each may name its
+image: ``parse_frame_list``)."""
 
 DEFAULT_REPLAY_FPS = 10.0
 """Frame rate a replay folder without ``timestamps.txt`` is played at."""
