@@ -31,7 +31,7 @@ from pathlib import Path
 import cv2
 
 from scanner.observations import describe
-from scanner.sources import check_image
+from scanner.sources import TIMESTAMPS_FILE, check_image, list_frames, parse_frame_list
 from scanner.types import Frame
 from scanner.watcher import Detector, Watcher
 from scanner.watcher_locate import Reader
@@ -51,10 +51,10 @@ CAMERA_FPS = 30.0
 
 
 def _frames(folder: Path) -> list[Frame]:
-    stamps = [float(v) for v in (folder / "timestamps.txt").read_text().split()]
-    files = sorted(folder.glob("frame_*.jpg"))
+    stamps = folder / TIMESTAMPS_FILE
+    files, times = parse_frame_list(stamps.read_text(encoding="utf-8"), list_frames(folder), str(stamps))
     frames = []
-    for i, (file, stamp) in enumerate(zip(files, stamps, strict=True)):
+    for i, (file, stamp) in enumerate(zip(files, times, strict=True)):
         image = check_image(cv2.imread(str(file)))
         if image is None:
             raise SystemExit(f"unreadable frame {file}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,8 @@ IMAGE_SUFFIXES: tuple[str, ...] = (".jpg", ".jpeg", ".png", ".bmp")
 """File name endings a replay folder's frames may have (case-insensitive)."""
 
 TIMESTAMPS_FILE = "timestamps.txt"
-"""Optional file of a replay folder: one seconds value per frame, in frame order."""
+"""Optional file of a replay folder: one seconds value per frame, in frame order (each may name its
+image: ``parse_frame_list``)."""
 
 DEFAULT_REPLAY_FPS = 10.0
 """Frame rate a replay folder without ``timestamps.txt`` is played at."""
@@ -58,6 +59,7 @@ __all__ = [
     "check_image",
     "list_frames",
     "open_source",
+    "parse_frame_list",
     "parse_timestamps",
 ]
 
@@ -109,16 +111,58 @@ def parse_timestamps(text: str, frames: int, origin: str = TIMESTAMPS_FILE) -> l
     return values
 
 
-class ReplaySource(StoppableSource):
-    """A folder of recorded frames played back in name order.
+def parse_frame_list(
+    text: str, files: Sequence[Path], origin: str = TIMESTAMPS_FILE
+) -> tuple[list[Path], list[float]]:
+    """Parse a ``timestamps.txt`` against a replay folder's image ``files``: the frames in order and
+    their timestamps.
 
-    Timestamps come from ``timestamps.txt`` if present, else frames are
+    Each line is a seconds value, or a seconds value and the name of the image shown at that time
+    (``0.400 frame_0003.jpg``).  Bare values go with the images in name order, one per image;
+    named lines list the frames themselves, so one image may be shown as several frames (a still
+    view stored once).  Either every line names its image or none does.  Blank lines and lines
+    starting with ``#`` are ignored.
+
+    Raises:
+        SourceError: what ``parse_timestamps`` raises, a name that is no image of the folder, or
+            lines of both kinds.
+    """
+    values: list[str] = []
+    names: list[tuple[int, str | None]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            values.append("")
+            continue
+        value, *rest = stripped.split(None, 1)
+        values.append(value)
+        names.append((number, rest[0].strip() if rest else None))
+    named = [(number, name) for number, name in names if name is not None]
+    if not named:
+        return list(files), parse_timestamps("\n".join(values), len(files), origin)
+    if len(named) != len(names):
+        raise SourceError(f"{origin}: either every line names its image or none does")
+    by_name = {path.name: path for path in files}
+    frames: list[Path] = []
+    for number, name in named:
+        if name not in by_name:
+            raise SourceError(f"{origin} line {number}: no image {name!r} in the folder")
+        frames.append(by_name[name])
+    return frames, parse_timestamps("\n".join(values), len(frames), origin)
+
+
+class ReplaySource(StoppableSource):
+    """A folder of recorded frames played back in name order, or in the order ``timestamps.txt`` names them.
+
+    Timestamps come from ``timestamps.txt`` if present (``parse_frame_list``: its lines may name
+    the image of each frame, one image standing for several frames), else frames are
     ``1 / fps`` apart.  With ``realtime`` the source sleeps so frames arrive at
     their recorded pace (divided by ``speed``); otherwise as fast as they are
     read.  ``loop`` starts again from the first frame at the end, with
     timestamps continuing.  An unreadable image is skipped with a warning; its
-    index is not reused, so a frame's index is its position in the folder
-    (plus the folder's length times the number of completed loops).
+    index is not reused, so a frame's index is its position in the folder, or its line in a
+    ``timestamps.txt`` that names the images (plus the number of frames times the number of
+    completed loops).
 
     Raises (on ``__enter__``):
         SourceError: no such folder, no image in it, or a bad ``timestamps.txt``.
@@ -155,8 +199,8 @@ class ReplaySource(StoppableSource):
         self.files = list_frames(self.folder)
         stamps = self.folder / TIMESTAMPS_FILE
         if stamps.is_file():
-            self.timestamps = parse_timestamps(
-                stamps.read_text(encoding="utf-8"), len(self.files), str(stamps)
+            self.files, self.timestamps = parse_frame_list(
+                stamps.read_text(encoding="utf-8"), self.files, str(stamps)
             )
         else:
             self.timestamps = [i / self.fps for i in range(len(self.files))]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from recorded_games import GAMES, PLAYED, QUIET, expected, normalised
 
-from scanner.sources import SourceError
+from scanner.sources import DEFAULT_DEMO_DIR, SourceError, list_frames, parse_frame_list
 from scorer.errors import NotationError
 from scorer.events import Reveal
 from scorer.notation import parse_log
@@ -47,8 +47,6 @@ def test_quiet_folder_with_the_rendered_truth_yields_no_event(name: str) -> None
 
 
 def test_the_pages_demo_replays_to_its_expected_log() -> None:
-    from scanner.sources import DEFAULT_DEMO_DIR
-
     game = parse_log((DEFAULT_DEMO_DIR / "expected.log").read_text(encoding="utf-8"))
     truth = TruthDetector(DEFAULT_DEMO_DIR)
     run = replay_folder(DEFAULT_DEMO_DIR, "octoplus", 3, detect=truth, on_frame=truth.at)
@@ -57,28 +55,41 @@ def test_the_pages_demo_replays_to_its_expected_log() -> None:
 
 
 def test_the_pages_demo_is_a_whole_round_of_a_minute_or_more_and_stays_small() -> None:
-    from scanner.sources import DEFAULT_DEMO_DIR
-
     game = parse_log((DEFAULT_DEMO_DIR / "expected.log").read_text(encoding="utf-8"))
-    stamps = [float(s) for s in (DEFAULT_DEMO_DIR / "timestamps.txt").read_text().split()]
+    _, stamps = frame_list(DEFAULT_DEMO_DIR)
     assert len(game.score_sheet().rounds) == 1  # the round was played out and scored
     assert sum(isinstance(e, Reveal) for e in game.events) == len(game.players) - 1
     assert stamps[-1] - stamps[0] >= 60.0
-    assert sum(p.stat().st_size for p in DEFAULT_DEMO_DIR.iterdir() if p.is_file()) < 800_000
+    assert sum(p.stat().st_size for p in DEFAULT_DEMO_DIR.iterdir() if p.is_file()) < 450_000
 
 
-def test_every_recorded_folder_has_a_frame_per_timestamp_and_truth() -> None:
+def frame_list(folder: Path) -> tuple[list[Path], list[float]]:
+    return parse_frame_list((folder / "timestamps.txt").read_text(), list_frames(folder))
+
+
+def test_every_recorded_folder_has_truth_per_frame_and_shows_each_image() -> None:
     for name in PLAYED + QUIET:
         folder = GAMES / name
-        frames = sorted(folder.glob("frame_*.jpg"))
-        stamps = (folder / "timestamps.txt").read_text().split()
+        frames, _ = frame_list(folder)
         truth = json.loads((folder / "frames.json").read_text())
-        assert len(frames) == len(stamps) == len(truth) > 0, name
+        assert len(frames) == len(truth) > 0, name
+        assert set(frames) == set(folder.glob("frame_*.jpg")), name
+
+
+def test_recorded_frames_showing_one_image_show_one_view_and_never_follow_each_other() -> None:
+    for folder in [*(GAMES / name for name in PLAYED + QUIET), DEFAULT_DEMO_DIR]:
+        frames, _ = frame_list(folder)
+        truth = json.loads((folder / "frames.json").read_text())
+        first: dict[Path, dict[str, object]] = {}
+        for i, (file, seen) in enumerate(zip(frames, truth, strict=True)):
+            shown = first.setdefault(file, seen)
+            assert (shown["cards"], shown["hands"]) == (seen["cards"], seen["hands"]), (folder, i)
+            assert i == 0 or frames[i - 1] != file, (folder, i)  # the camera noise differs frame to frame
 
 
 def test_recorded_games_stay_small() -> None:
     total = sum(p.stat().st_size for p in GAMES.rglob("*") if p.is_file())
-    assert total < 1_650_000
+    assert total < 1_050_000
 
 
 # --- the command ---------------------------------------------------------------------------------------

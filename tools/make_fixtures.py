@@ -87,6 +87,25 @@ def render_scene(seed: int, index: int) -> tuple[dict[str, Any], Scene, np.ndarr
     return cond, scene, image, truth
 
 
+LINE = 240
+"""Widest line of ``truth.json``: a value whose JSON fits on one line is written on one line."""
+
+
+def dumps(value: Any, indent: int = 0) -> str:
+    """JSON of ``value``, each list or object that fits in ``LINE`` characters on one line, the
+    others one item per line (``truth.json``: a card or a homography per line, about half the bytes
+    of one number per line)."""
+    flat = json.dumps(value)
+    if len(flat) + indent <= LINE or not isinstance(value, (dict, list)) or not value:
+        return flat
+    pad = " " * (indent + 1)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {dumps(v, indent + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + dumps(v, indent + 1) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
 def make(out: Path, seed: int, count: int = COUNT) -> dict[str, Any]:
     """Render ``count`` scenes into ``out``; returns the truth document written as ``truth.json``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -120,7 +139,7 @@ def make(out: Path, seed: int, count: int = COUNT) -> dict[str, Any]:
         )
         log.info("%s: %s, %d cards", name, ", ".join(tags), len(truth.cards))
     doc = {"schema": SCHEMA, "seed": seed, "scenes": scenes}
-    (out / "truth.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    (out / "truth.json").write_text(dumps(doc) + "\n", encoding="utf-8")
     return doc
 
 

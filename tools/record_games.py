@@ -5,12 +5,13 @@ The same script always writes the same files.
 
 Each folder holds what a camera would have recorded and what should come of it:
 
-- ``frame_NNNN.jpg``: the frames, in name order (640x360 JPEG; the Oktris deal 960x540; quality
-  per folder, see ``*_QUALITY``, with optimised Huffman tables);
+- ``frame_NNNN.jpg``: the images of the frames (640x360 JPEG; the Oktris deal 960x540; quality
+  per folder, see ``*_QUALITY``, with optimised Huffman tables); a still view is stored as two
+  images shown in turn (see ``STILL``);
 - ``calibration.toml``: what calibrating this table would give (frame size, a
   card's size in pixels, equal seat zones, the deck), for ``--calibration``;
-- ``timestamps.txt``: one seconds value per frame (pauses last long in time but
-  cost one frame);
+- ``timestamps.txt``: one line per frame, its seconds value and the image shown
+  (``scanner.sources.parse_frame_list``; pauses last long in time but cost one frame);
 - ``people.txt``: what people told the page during the game, one event per line
   in game-log notation (the recipients of the cards given for making 8), applied
   by ``octotable replay`` when the game waits for them;
@@ -86,7 +87,11 @@ DEMO_QUALITY = 50
 JPEG_OPTIONS = (cv2.IMWRITE_JPEG_OPTIMIZE, 1)
 """Optimised Huffman tables: the same pixels as a plain JPEG in about a fifth fewer bytes."""
 STILL = 4
-"""Frames of every still view: enough for the watcher's default two still frames and two readings."""
+"""Frames of every still view: enough for the watcher's default two still frames and two readings.
+Only the first two sharp frames of a still view are rendered (two draws of the camera noise); the
+later ones, and the frame ending a pause that follows them, show them again in turn (A B A B A), so
+every frame still differs from the one before it by camera noise and the two frames the watcher reads
+are different draws."""
 
 
 @dataclass
@@ -101,12 +106,15 @@ class Recorder:
     t: float = 0.0
     images: list[Image] = field(default_factory=list)
     frames: list[dict[str, Any]] = field(default_factory=list)
+    shown: list[int] = field(default_factory=list)
+    """Per frame, the index in ``images`` of the image it shows."""
     quality: int = JPEG_QUALITY
 
     def _render(self, note: str, arms: Sequence[Arm] = (), blur: float = 0.0, **changes: Any) -> None:
         imaging = replace(self.base.imaging, motion_px=blur, motion_deg=30.0)
         scene = replace(self.base, cards=tuple(self.cards), arms=tuple(arms), imaging=imaging, **changes)
         image, truth = render(scene, self.rng)
+        self.shown.append(len(self.images))
         self.images.append(image)
         self.frames.append(
             {
@@ -128,18 +136,39 @@ class Recorder:
             }
         )
 
+    def _again(self, frame: int, note: str) -> None:
+        """One more frame showing the image of ``frame`` (the table unchanged since)."""
+        self.shown.append(self.shown[frame])
+        self.frames.append(
+            {**self.frames[frame], "frame": len(self.frames), "t": round(self.t, 3), "note": note}
+        )
+
     def still(self, note: str, count: int = STILL, dt: float = 0.1, *, blurred_first: bool = False) -> None:
-        """``count`` frames of the table as it is, ``dt`` apart; the first shaken if ``blurred_first``."""
-        for i in range(count):
+        """``count`` frames of the table as it is, ``dt`` apart; the first shaken if ``blurred_first``
+        (then ``count`` sharp frames follow it).  The first two sharp frames are rendered, every later
+        one shows the sharp frame two before it again."""
+        sharp: list[int] = []
+        for i in range(count + blurred_first):
             self.t += dt
-            self._render(note, blur=7.0 if blurred_first and i == 0 else 0.0)
-        if blurred_first:
-            self.t += dt
-            self._render(note)
+            if blurred_first and i == 0:
+                self._render(note, blur=7.0)
+            elif len(sharp) >= 2:
+                sharp.append(len(self.frames))
+                self._again(sharp[-3], note)
+            else:
+                sharp.append(len(self.frames))
+                self._render(note)
 
     def wait(self, seconds: float, note: str = "the table rests", **changes: Any) -> None:
-        """The table rests for ``seconds``: one frame at the end of the pause."""
+        """The table rests for ``seconds``: one frame at the end of the pause.  After two sharp frames of
+        the same view, with nothing changed, it shows the image of the one before the last again."""
         self.t += seconds
+        if not changes and len(self.frames) >= 2:
+            before, last = self.frames[-2], self.frames[-1]
+            view = (last["cards"], last["hands"], last["blurred"])
+            if view == (before["cards"], 0, False) and self.shown[-2] != self.shown[-1]:
+                self._again(len(self.frames) - 2, note)
+                return
         self._render(note, **changes)
 
     def hands(self, reaches: Sequence[tuple[int, Point]], note: str, dt: float = 0.4) -> None:
@@ -176,7 +205,9 @@ class Recorder:
             path = folder / f"frame_{i:04d}.jpg"
             if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, self.quality, *JPEG_OPTIONS]):
                 raise OSError(f"cannot write {path}")
-        (folder / "timestamps.txt").write_text("".join(f"{f['t']:.3f}\n" for f in self.frames))
+        (folder / "timestamps.txt").write_text(
+            "".join(f"{f['t']:.3f} frame_{i:04d}.jpg\n" for f, i in zip(self.frames, self.shown, strict=True))
+        )
         (folder / "frames.json").write_text(
             "[\n" + ",\n".join(json.dumps(f, separators=(",", ":")) for f in self.frames) + "\n]\n"
         )
@@ -187,7 +218,14 @@ class Recorder:
         (folder / "expected.log").write_text(format_log(game))
         (folder / "expected-sheet.json").write_text(json.dumps(game.score_sheet().to_json(), indent=1) + "\n")
         size = sum(p.stat().st_size for p in folder.iterdir())
-        log.info("%s: %d frames, %d events, %.0f kB", folder.name, len(self.images), game.seq, size / 1000)
+        log.info(
+            "%s: %d frames (%d images), %d events, %.0f kB",
+            folder.name,
+            len(self.frames),
+            len(self.images),
+            game.seq,
+            size / 1000,
+        )
 
 
 def _scene(kind: TableKind, seed: int, scale: float = 1.0, card_px: float = CARD_PX) -> Scene:

@@ -27,6 +27,7 @@ from scanner.sources import (
     SourceError,
     SourceSpecError,
     open_source,
+    parse_frame_list,
     parse_timestamps,
 )
 from scanner.types import Frame
@@ -70,6 +71,30 @@ def test_timestamps_reject_infinite_values() -> None:
         parse_timestamps("0\ninf\n", 2)
 
 
+def test_timestamps_naming_their_images_list_the_frames_and_may_show_an_image_again() -> None:
+    files = [Path("a.jpg"), Path("b.jpg")]
+    frames, stamps = parse_frame_list("# t image\n0 a.jpg\n0.1 b.jpg\n\n0.2\ta.jpg\n0.3 b.jpg\n", files)
+    assert [p.name for p in frames] == ["a.jpg", "b.jpg", "a.jpg", "b.jpg"]
+    assert stamps == [0.0, 0.1, 0.2, 0.3]
+
+
+def test_bare_timestamps_go_with_the_images_in_order() -> None:
+    files = [Path("a.jpg"), Path("b.jpg")]
+    assert parse_frame_list("0\n0.5\n", files) == (files, [0.0, 0.5])
+    with pytest.raises(SourceError, match="1 timestamps for 2 frames"):
+        parse_frame_list("0\n", files)
+
+
+def test_timestamps_naming_an_unknown_image_or_only_some_images_are_refused() -> None:
+    files = [Path("a.jpg"), Path("b.jpg")]
+    with pytest.raises(SourceError, match=r"line 2: no image 'c.jpg' in the folder"):
+        parse_frame_list("0 a.jpg\n1 c.jpg\n", files)
+    with pytest.raises(SourceError, match="either every line names its image or none does"):
+        parse_frame_list("0 a.jpg\n1\n", files)
+    with pytest.raises(SourceError, match=r"line 2: 0.5 is earlier"):
+        parse_frame_list("1 a.jpg\n0.5 b.jpg\n", files)
+
+
 # --- replay folders ----------------------------------------------------------------------------------
 
 
@@ -89,6 +114,17 @@ def test_replay_uses_timestamps_file_when_present(tmp_path: Path) -> None:
     (tmp_path / "timestamps.txt").write_text("10\n10.1\n14\n")
     with ReplaySource(tmp_path) as source:
         assert [f.timestamp for f in source] == [10.0, 10.1, 14.0]
+
+
+def test_replay_shows_the_images_its_timestamps_name_one_frame_per_line(tmp_path: Path) -> None:
+    images = _write_frames(tmp_path, 2)
+    (tmp_path / "timestamps.txt").write_text("1 frame000.png\n2 frame001.png\n3 frame000.png\n")
+    with ReplaySource(tmp_path) as source:
+        frames = list(source)
+    assert [f.index for f in frames] == [0, 1, 2]
+    assert [f.timestamp for f in frames] == [1.0, 2.0, 3.0]
+    for frame, image in zip(frames, [images[0], images[1], images[0]], strict=True):
+        assert np.array_equal(frame.image, image)
 
 
 def test_replay_skips_a_corrupt_image_with_a_warning(

@@ -1,7 +1,8 @@
 """``octotable replay``: run a recorded frame folder through the scanner, watcher, proposals and scorer.
 
 The folder holds frames in name order and an optional ``timestamps.txt`` (one
-seconds value per frame, else 10 fps).  A ``people.txt`` beside them may hold
+seconds value per frame, else 10 fps; or per frame its seconds value and the image
+it shows, ``scanner.sources.parse_frame_list``).  A ``people.txt`` beside them may hold
 what people told the page during the game, one event per line in game-log
 notation (e.g. ``give 1 to 3``); each is applied when the game waits for it.
 The command prints the events (game-log lines) and the final score sheet; with
