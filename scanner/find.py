@@ -20,7 +20,9 @@ its edges.  Then:
    whose outline simplified to a failing quad (``FindParams.recut``).
    A frame in which no card is found at all is looked at once more with the table's light
    divided out (``scanner.find_work.flat_work``, ``FindParams.flat_fallback``): a shadow
-   band across a light table no longer cuts a card's faint outline.
+   band across a light table no longer cuts a card's faint outline.  When that look finds
+   nothing either, it is taken again with the faint edges at lower thresholds
+   (``FindParams.flat_faint_factor``).
 2. **Touching and overlapping cards** (piles, fans, hands, a hand over a card)
    are rebuilt from their visible corners (``scanner.find_split``).
 3. **Top card.**  Where two cards overlap, the upper card's outline shows across
@@ -549,7 +551,18 @@ def find_cards(
         # only when the look is taken)
         flat = flat_work(image, work, params)
         if flat is not None:
-            return find_cards(image, replace(params, flat_fallback=False), flat, scores)
+            plain = replace(params, flat_fallback=False)
+            looked = find_cards(image, plain, flat, scores)
+            if looked or params.flat_faint_factor >= 1.0:
+                return looked
+            # still nothing: a card's side the shadow's edge crosses may show only as a weaker edge
+            factor = params.flat_faint_factor
+            fainter = replace(
+                plain,
+                faint_canny_low=params.faint_canny_low * factor,
+                faint_canny_high=params.faint_canny_high * factor,
+            )
+            return find_cards(image, fainter, flat, scores)
     quads = _of_one_size(quads, shown, params)
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)

@@ -234,6 +234,10 @@ class FindParams:
         flat_min_shade: the look is taken only when the light's darkest twentieth is at least
             this fraction darker than its lightest (a shadow; an evenly lit table is not looked
             at twice).
+        flat_faint_factor: when that look finds no card either, the flattened frame is looked at
+            once more with the faint edges' thresholds (``faint_canny_low``, ``faint_canny_high``)
+            times this factor: a card's side that the shadow's edge leaves hardly darker than the
+            table shows only as a weaker edge (1.0: no such look).
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -384,6 +388,7 @@ class FindParams:
     flat_close: float = 0.14
     flat_blur: float = 0.0625
     flat_min_shade: float = 0.15
+    flat_faint_factor: float = 0.5
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.05
@@ -591,6 +596,7 @@ class FindParams:
         _check("find.flat_close", self.flat_close, 0.0, 1.0)
         _check("find.flat_blur", self.flat_blur, 0.0, 1.0)
         _check("find.flat_min_shade", self.flat_min_shade, 0.0, 1.0)
+        _check("find.flat_faint_factor", self.flat_faint_factor, 0.01, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)

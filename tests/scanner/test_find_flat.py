@@ -58,6 +58,18 @@ def test_a_card_cut_by_a_shadow_band_on_a_light_table_is_found_by_the_last_look(
     assert card is not None and err < 3.0, err
 
 
+def test_a_card_whose_outline_shows_only_as_a_weaker_edge_is_found_by_the_fainter_look() -> None:
+    # the card's paper and outline hardly darker than the table: the flattened frame's faint
+    # edges at their own thresholds outline nothing, at half of them the card
+    img = table((200, 202, 204))
+    quad = card_quad(640, 330, 200, 8)
+    draw_card(img, quad, paper=198, outline=194)
+    img = shadowed(img, slice(400, 720), 0.6)
+    assert not find_cards(img, FindParams(flat_faint_factor=1.0))
+    card, err = best_match(find_cards(img, PARAMS), quad)
+    assert card is not None and err < 3.0, err
+
+
 def test_a_frame_with_cards_found_is_not_looked_at_again() -> None:
     img = table((40, 110, 30))
     quad = card_quad(640, 360, 180, 30)
@@ -72,7 +84,14 @@ def test_an_empty_light_table_under_a_shadow_has_no_cards() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("flat_close", 1.5), ("flat_blur", -0.1), ("flat_fallback", 1), ("flat_min_shade", 2.0)],
+    [
+        ("flat_close", 1.5),
+        ("flat_blur", -0.1),
+        ("flat_fallback", 1),
+        ("flat_min_shade", 2.0),
+        ("flat_faint_factor", 0.0),
+        ("flat_faint_factor", 1.5),
+    ],
 )
 def test_bad_flat_field_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
