@@ -155,6 +155,10 @@ class FindParams:
         top_refit_near_best: ... where the card size is not known, over the whole cluster of
             touching cards, and of the sizes whose outline shows at least this fraction as well
             as the best one's and holds it (print inside a card is card-shaped too), the largest.
+        top_refit_around: a card marked top that names nothing on the outline fitted near its own
+            is fitted once more turned any way (not only ``top_refit_turn`` from its outline's
+            sides): the outline found may be a card's and the hand or arm over it, whose sides
+            run some way off the card's.
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -333,6 +337,7 @@ class FindParams:
     top_refit_reach: float = 0.35
     top_refit_pile: bool = True
     top_refit_near_best: float = 0.9
+    top_refit_around: bool = True
     top_refit_max: int = 4
     top_refit_named_below: float = 0.9
     top_refit_named_gain: float = 0.0
@@ -614,6 +619,7 @@ class FindParams:
         _check_bool("find.slanted", self.slanted)
         _check_bool("find.complete_hand", self.complete_hand)
         _check_bool("find.flat_fallback", self.flat_fallback)
+        _check_bool("find.top_refit_around", self.top_refit_around)
 
 
 @dataclass(frozen=True)
