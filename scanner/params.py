@@ -258,6 +258,11 @@ class FindParams:
         relay_size_step: ... in steps of this fraction;
         relay_turn: ... turned at most this many degrees from its own outline's sides ...
         relay_turn_step: ... in steps of this many degrees.
+        relay_far_turn: ... and, when above 0 and no outline from its read corner is taken, laid
+            out from each of its four corners, turned at most this many degrees (an outline
+            found may share only one corner with its card) ...
+        relay_far_gain: ... taking the one that shows best when it shows at least this much more
+            of its length than its own (and lies ``relay_moved`` from it).
     """
 
     work_long_side: int = 640
@@ -400,6 +405,8 @@ class FindParams:
     relay_size_step: float = 0.02
     relay_turn: float = 6.0
     relay_turn_step: float = 1.0
+    relay_far_turn: float = 16.0
+    relay_far_gain: float = 0.08
 
     def __post_init__(self) -> None:
         self.validate()
@@ -610,6 +617,8 @@ class FindParams:
         _check("find.relay_size_step", self.relay_size_step, 0.001, 0.5)
         _check("find.relay_turn", self.relay_turn, 0.0, 45.0)
         _check("find.relay_turn_step", self.relay_turn_step, 0.1, 45.0)
+        _check("find.relay_far_turn", self.relay_far_turn, 0.0, 45.0)
+        _check("find.relay_far_gain", self.relay_far_gain, 0.0, 1.0)
         if not isinstance(self.faint_at_border, bool):
             raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):
