@@ -97,10 +97,11 @@ def relay_named(
     out = list(detections)
     for k in tried:
         quad = quads[k]
-        rect = _laid_out(quad, anchored_outlines(quad, p), work, p, p.relay_gain)
-        if rect is None and p.relay_far_turn > 0:
+        rect, own = _laid_out(quad, anchored_outlines(quad, p), work, p, p.relay_gain)
+        if rect is None and p.relay_far_turn > 0 and own + p.relay_far_gain <= 1.0:
+            # (an outline showing nearly whole cannot be bettered by the gain asked)
             more = np.concatenate([anchored_outlines(quad, p, p.relay_far_turn, c) for c in range(4)])
-            rect = _laid_out(quad, more, work, p, p.relay_far_gain)
+            rect, _ = _laid_out(quad, more, work, p, p.relay_far_gain)
         if rect is not None:
             out[k] = replace(detections[k], corners=as_quad(rect / work.scale))
     return out
@@ -108,13 +109,14 @@ def relay_named(
 
 def _laid_out(
     quad: FloatArray, stack: FloatArray, work: Work, p: FindParams, gain: float
-) -> FloatArray | None:
+) -> tuple[FloatArray | None, float]:
     """The outline of ``stack`` that shows best as edges, when it shows ``gain`` more of its length
-    than ``quad`` and lies ``relay_moved`` of its short side from it; else ``None``."""
+    than ``quad`` and lies ``relay_moved`` of its short side from it, else ``None``; and the share
+    of ``quad``'s own length shown."""
     shown = outline_shown(np.concatenate([quad[None], stack]), work.edges)
     best = int(np.argmax(shown[1:]))
     rect: FloatArray = stack[best]
-    own = side_lengths(quad)[0]
-    if shown[1 + best] - shown[0] < gain or outline_distance(rect, quad) < p.relay_moved * own:
-        return None
-    return rect
+    own = float(shown[0])
+    if shown[1 + best] - own < gain or outline_distance(rect, quad) < p.relay_moved * side_lengths(quad)[0]:
+        return None, own
+    return rect, own
