@@ -305,18 +305,26 @@ def _best_rectangle(run_v: FloatArray, run_u: FloatArray, wide: int, tall: int) 
     return float(total[u0, v0]) / (2.0 * (wide + tall)), u0, v0
 
 
-def refit_outline(quad: FloatArray, work: Work, p: FindParams, short: float | None) -> FloatArray | None:
+def refit_outline(
+    quad: FloatArray, work: Work, p: FindParams, short: float | None, around: bool = False
+) -> FloatArray | None:
     """The outline of a card's size (short side ``short`` work pixels, or a range of sizes from
     ``quad``'s own when ``None``) whose four sides show best as edges along their whole length
     within ``quad`` grown by ``top_refit_grow``, turned at most ``top_refit_turn`` degrees from
-    ``quad``; a 4x2 array in work pixels, or ``None`` when nothing near ``quad`` can hold one."""
+    ``quad`` (with ``around``, turned any way: ``quad``'s sides may be a card's and a hand's);
+    a 4x2 array in work pixels, or ``None`` when nothing near ``quad`` can hold one."""
     own_short, _ = side_lengths(quad)
     if own_short < 4:
         return None
     centre = quad.mean(axis=0)
     radius = np.linalg.norm(quad - centre, axis=1).mean()
     grown = centre + (quad - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
-    best = _fit_within(grown, [side_angle(quad[0], quad[1])], _widths(own_short, short, p), work, p)
+    directions = [side_angle(quad[0], quad[1])]
+    if around:
+        # bases spaced so that each one's turns (``top_refit_turn`` either way) meet the next's
+        spacing = 2.0 * p.top_refit_turn + p.top_refit_turn_step
+        directions = [directions[0] + math.radians(k * spacing) for k in range(math.ceil(90.0 / spacing))]
+    best = _fit_within(grown, directions, _widths(own_short, short, p), work, p)
     return None if best is None else best[1]
 
 

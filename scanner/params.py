@@ -155,6 +155,10 @@ class FindParams:
         top_refit_near_best: ... where the card size is not known, over the whole cluster of
             touching cards, and of the sizes whose outline shows at least this fraction as well
             as the best one's and holds it (print inside a card is card-shaped too), the largest.
+        top_refit_around: a card marked top that names nothing on the outline fitted near its own
+            is fitted once more turned any way (not only ``top_refit_turn`` from its outline's
+            sides): the outline found may be a card's and the hand or arm over it, whose sides
+            run some way off the card's.
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -258,6 +262,11 @@ class FindParams:
         relay_size_step: ... in steps of this fraction;
         relay_turn: ... turned at most this many degrees from its own outline's sides ...
         relay_turn_step: ... in steps of this many degrees.
+        relay_far_turn: ... and, when above 0 and no outline from its read corner is taken, laid
+            out from each of its four corners, turned at most this many degrees (an outline
+            found may share only one corner with its card) ...
+        relay_far_gain: ... taking the one that shows best when it shows at least this much more
+            of its length than its own (and lies ``relay_moved`` from it).
     """
 
     work_long_side: int = 640
@@ -337,6 +346,7 @@ class FindParams:
     top_refit_reach: float = 0.35
     top_refit_pile: bool = True
     top_refit_near_best: float = 0.9
+    top_refit_around: bool = True
     top_refit_max: int = 4
     top_refit_named_below: float = 0.9
     top_refit_named_gain: float = 0.0
@@ -400,6 +410,8 @@ class FindParams:
     relay_size_step: float = 0.02
     relay_turn: float = 6.0
     relay_turn_step: float = 1.0
+    relay_far_turn: float = 16.0
+    relay_far_gain: float = 0.08
 
     def __post_init__(self) -> None:
         self.validate()
@@ -611,6 +623,8 @@ class FindParams:
         _check("find.relay_size_step", self.relay_size_step, 0.001, 0.5)
         _check("find.relay_turn", self.relay_turn, 0.0, 45.0)
         _check("find.relay_turn_step", self.relay_turn_step, 0.1, 45.0)
+        _check("find.relay_far_turn", self.relay_far_turn, 0.0, 45.0)
+        _check("find.relay_far_gain", self.relay_far_gain, 0.0, 1.0)
         if not isinstance(self.faint_at_border, bool):
             raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):
@@ -620,6 +634,7 @@ class FindParams:
         _check_bool("find.slanted", self.slanted)
         _check_bool("find.complete_hand", self.complete_hand)
         _check_bool("find.flat_fallback", self.flat_fallback)
+        _check_bool("find.top_refit_around", self.top_refit_around)
 
 
 @dataclass(frozen=True)

@@ -230,6 +230,9 @@ class Scanner:
         out = list(detections)
         for k in targets:
             again = self._refit_one(frame, work, quads, k, short)
+            if again is None and p.top_refit_around and detections[k].top:
+                # a top card's outline may run along a hand or arm over it: fitted turned any way
+                again = self._refit_one(frame, work, quads, k, short, around=True)
             if again is not None:
                 out[k] = again
                 whole.add(id(again))
@@ -332,21 +335,34 @@ class Scanner:
         return out
 
     def _refit_one(
-        self, frame: Image, work: Work, quads: list[FloatArray], k: int, short: float | None
+        self,
+        frame: Image,
+        work: Work,
+        quads: list[FloatArray],
+        k: int,
+        short: float | None,
+        around: bool = False,
     ) -> Detection | None:
-        """Card ``k`` read again on the outline ``refit_outline`` fits near its own, or ``None``."""
-        rect = self._refit_rect(work, quads, k, short, range(len(quads)))
+        """Card ``k`` read again on the outline ``refit_outline`` fits near its own (turned any way
+        with ``around``), or ``None``."""
+        rect = self._refit_rect(work, quads, k, short, range(len(quads)), around)
         return None if rect is None else self._read_at(frame, work, rect)
 
     def _refit_rect(
-        self, work: Work, quads: list[FloatArray], k: int, short: float | None, others: Iterable[int]
+        self,
+        work: Work,
+        quads: list[FloatArray],
+        k: int,
+        short: float | None,
+        others: Iterable[int],
+        around: bool = False,
     ) -> FloatArray | None:
         """The outline ``refit_outline`` fits near card ``k``'s own, or ``None`` when it moved less
         than ``top_refit_moved`` or more than ``top_refit_reach`` of its short side (the outline
         read already, or another card's) or lies within ``top_refit_same`` of one of the outlines
         ``others`` (indices into ``quads``: that card, not a new reading)."""
         p = self.params.find
-        rect = refit_outline(quads[k], work, p, short)
+        rect = refit_outline(quads[k], work, p, short, around)
         if rect is None:
             return None
         rect_short = side_lengths(rect)[0]

@@ -8,10 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.scanner_accuracy import score_scene
 from scanner.find_geometry import side_lengths
 from scanner.find_top import outline_distance
 from scanner.find_work import make_work
 from scanner.params import FindParams, ScannerParams
+from scanner.scan import Scanner
 from scanner.scan_relay import anchored_outlines, relay_named
 from scanner.types import Detection, Quad
 from scorer.cards import DeckKind, parse_card
@@ -86,6 +88,43 @@ def test_the_outlines_tried_start_at_the_read_corner_and_have_a_cards_shape() ->
     assert min(outline_distance(rect, quad) for rect in stack) < 1e-6  # its own outline among them
 
 
+@pytest.mark.parametrize("first", [0, 1, 2, 3])
+def test_the_outlines_tried_from_any_corner_keep_the_cards_corner_order(first: int) -> None:
+    quad = _card((100.0, 50.0), 100.0, 30.0)
+    stack = anchored_outlines(quad, PARAMS, 16.0, first)
+    assert np.allclose(stack[:, first], quad[first])
+    for rect in stack:
+        short, long = side_lengths(rect)
+        assert long / short == pytest.approx(PARAMS.card_aspect, rel=1e-6)
+        # the card's first side (the short one) stays first
+        assert np.hypot(*(rect[1] - rect[0])) == pytest.approx(short, rel=1e-6)
+    # its own outline among them, corner for corner
+    assert min(float(np.abs(rect - quad).max()) for rect in stack) < 1e-6
+    # turned up to 16 degrees either way
+    turns = {round(float(np.degrees(np.arctan2(*(r[1] - r[0])[::-1]))), 3) for r in stack}
+    assert max(turns) - min(turns) == pytest.approx(32.0, abs=1e-3)
+
+
+def test_a_named_card_sharing_one_far_corner_with_its_outline_is_laid_out_from_it() -> None:
+    # a card lying 12 degrees turned under the top card, the two sharing their last corner; the
+    # top card is named on the lower card's outline
+    frame = np.full((480, 640, 3), 45, np.uint8)
+    top = _card((262.0, 120.0), 112.0, 5.0)
+    under = _card(tuple(top[3] - _card((0.0, 0.0), 112.0, 17.0)[3]), 112.0, 17.0)
+    assert np.allclose(under[3], top[3])
+    cv2.fillConvexPoly(frame, np.round(under).astype(np.int32), (205, 205, 205))
+    cv2.fillConvexPoly(frame, np.round(top).astype(np.int32), (240, 240, 240))
+    cv2.polylines(frame, [np.round(top).astype(np.int32)], True, (150, 150, 150), 1)  # its shadow
+    work = make_work(frame, PARAMS)
+    named = Detection(card=SIX_H, confidence=0.8, corners=_quad(under))
+    other = Detection(card=None, confidence=0.1, corners=_quad(under + np.array([3.0, 2.0])), top=False)
+    # from its read corner alone no outline shows clearly better: it stays
+    near = replace(PARAMS, relay_far_turn=0.0)
+    assert relay_named([named, other], work, near)[0] is named
+    moved = np.asarray(relay_named([named, other], work, PARAMS)[0].corners, np.float64)
+    assert outline_distance(moved, top) < 3.0
+
+
 @pytest.mark.parametrize(
     "bad",
     [
@@ -96,6 +135,8 @@ def test_the_outlines_tried_start_at_the_read_corner_and_have_a_cards_shape() ->
         {"relay_size_step": 0.0},
         {"relay_turn": 90.0},
         {"relay_turn_step": 0.0},
+        {"relay_far_turn": -1.0},
+        {"relay_far_gain": 1.5},
     ],
 )
 def test_relay_parameters_are_checked(bad: dict[str, object]) -> None:
@@ -124,3 +165,18 @@ def test_a_held_out_pile_top_named_on_an_outline_over_the_card_under_it_is_laid_
     assert guarded, "the case no longer shows the mistake it guards"
     assert not set(guarded) & set(wrong_names(image, scene, alone))
     assert not set(guarded) & set(wrong_names(image, scene, BASE))
+
+
+def test_a_held_out_pile_top_named_on_an_outline_sharing_one_far_corner_is_laid_out_right() -> None:
+    # 2727-5: the top 6 of an Octoplus pile is named on an outline 0.23 of its short side off,
+    # turned 14 degrees from the card and sharing only its last corner (out of the accuracy
+    # benchmark's reach: the 6 is not found); laid out from that corner it lies 0.05 off
+    image, scene = held_out_scene(2727, 5)
+    deck = DeckKind(scene["deck"])
+
+    def top_mistakes(params: ScannerParams) -> list[str]:
+        _, mistakes = score_scene(scene, Scanner(deck, params=params).scan(image).detections, deck)
+        return [m for m in mistakes if "top card of the pile" in m or " read as " in m or "false card" in m]
+
+    assert top_mistakes(replace(BASE, find=replace(BASE.find, relay_far_turn=0.0)))
+    assert not top_mistakes(BASE)

@@ -155,6 +155,43 @@ def test_a_top_cards_outline_taking_in_the_card_under_it_is_fitted_to_the_top_ca
     assert outline_distance(rect / work.scale, above) < 0.06 * 170
 
 
+def test_a_top_card_outlined_with_the_arm_over_it_is_fitted_turned_any_way() -> None:
+    img = table((40, 100, 30))
+    below = card_quad(630, 350, 170, -10)
+    top = card_quad(640, 370, 170, 5)
+    draw_card(img, below, outline=120)
+    draw_card(img, top, outline=120)
+    work = make_work(img, PARAMS)
+    # the outline found holds the top card with an arm over it: its sides run 25 degrees off
+    # the card's, beyond the turn a refit tries from them
+    found = card_quad(640, 370, 260, 30) * work.scale
+    short = 170 * work.scale
+    near = refit_outline(found, work, PARAMS, short)
+    assert near is None or outline_distance(near / work.scale, top) > 0.2 * 170
+    rect = refit_outline(found, work, PARAMS, short, around=True)
+    assert rect is not None
+    assert outline_distance(rect / work.scale, top) < 0.06 * 170
+
+
+@pytest.mark.parametrize(("seed", "index"), [(2727, 18), (5151, 18)])
+def test_a_held_out_piles_top_card_under_an_arm_is_fitted_turned_any_way(seed: int, index: int) -> None:
+    # a pile on wood with an arm over it, nothing named: the one outline found holds the top card
+    # and the arm (2727-18: 190 px across a card of 136 x 190; 5151-18: aspect 1.17), its sides
+    # 15 and 27 degrees off the card's; fitted turned any way, the outline lies on the top card
+    # (3C, 4D) and reads it
+    image, scene = held_out_scene(seed, index)
+    deck = DeckKind(scene["deck"])
+    base = ScannerParams()
+    off = replace(base, find=replace(base.find, top_refit_around=False))
+
+    def top_mistakes(params: ScannerParams) -> list[str]:
+        _, mistakes = score_scene(scene, Scanner(deck, params=params).scan(image).detections, deck)
+        return [m for m in mistakes if "top card of the pile" in m or " read as " in m or "false card" in m]
+
+    assert top_mistakes(off), "the case no longer shows the mistake it guards"
+    assert not top_mistakes(base)
+
+
 @pytest.mark.parametrize("known", [False, True])
 def test_the_top_card_of_a_pile_is_the_card_whose_whole_outline_shows_over_the_pile(known: bool) -> None:
     img = table((40, 100, 30))
