@@ -109,6 +109,7 @@ def read_corner(
     templates: Templates,
     params: ScannerParams,
     search_px: int | None = None,
+    clear_labels: bool = True,
 ) -> CornerReading:
     """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL),
     looked for ``search_px`` (canonical card pixels; ``covered.search_px`` by default) around its
@@ -119,7 +120,9 @@ def read_corner(
     card of the deck, and (a standard card) a look at the suits does not prefer its twin
     suit scoring within ``covered.twin_band`` (``scanner.identify_look.twin_preferred``); or,
     when it is not named so, when a second look at the parts of the index that
-    tell the close cards apart names it (``scanner.identify_look.second_look``).
+    tell the close cards apart names it (``scanner.identify_look.second_look``).  With
+    ``clear_labels`` an Octoplus label with a clear lead is named under the part threshold
+    (``covered.octo_clear``).
     """
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
@@ -139,11 +142,28 @@ def read_corner(
         and least >= (p.octo_min_part_score if octo else p.min_part_score)
         and in_deck(candidate, templates.deck)
         and (octo or not twin_preferred(image, reading, templates, identify, p.twin_band, upright_only=True))
-    )
+    ) or (octo and clear_labels and _clear_label(candidate, score, margin, least, templates.deck, p))
     if not named:
         # an unclear index: a second look at the parts that tell the close cards apart
         named = second_look(image, reading, templates, identify, upright_only=True) is not None
     return CornerReading(candidate if named else None, score, margin, least, candidate)
+
+
+def _clear_label(
+    card: Card, score: float, margin: float, least: float, deck: DeckKind, p: CoveredParams
+) -> bool:
+    """Whether an Octoplus corner label reading under ``octo_min_part_score`` names its card
+    all the same: it scores ``min_score``, leads the next card by ``octo_clear_margin`` (a clear
+    lead, more than ``octo_min_margin``), each part reaches ``octo_clear_part_score``, and its
+    label is not one of ``octo_clear_except`` (a label whose strokes fit other prints)."""
+    return (
+        p.octo_clear
+        and score >= p.min_score
+        and margin >= p.octo_clear_margin
+        and least >= p.octo_clear_part_score
+        and str(card) not in p.octo_clear_except
+        and in_deck(card, deck)
+    )
 
 
 def turned(quad: FloatArray, degrees: float) -> FloatArray:

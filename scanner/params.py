@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, field, fields
 
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
+from scorer.cards import OctoCard
+from scorer.errors import NotationError
 
 CARD_ASPECT = 88.0 / 63.0
 """Long side over short side of a playing card (63 x 88 mm)."""
@@ -40,6 +42,19 @@ def _check_steps(name: str, value: tuple[float, ...], low: float, high: float) -
         raise ValueError(f"{name} must be a tuple of 1 to 16 numbers, got {value!r}")
     for step in value:
         _check(f"{name}[]", step, low, high)
+
+
+def _check_labels(name: str, value: tuple[str, ...]) -> None:
+    """A tuple of at most 16 Octoplus card labels (``1``-``99``, ``+2``, ``-2``, ``P``)."""
+    if not isinstance(value, tuple) or len(value) > 16:
+        raise ValueError(f"{name} must be a tuple of at most 16 Octoplus labels, got {value!r}")
+    for label in value:
+        if not isinstance(label, str):
+            raise ValueError(f"{name} must hold Octoplus labels, got {label!r}")
+        try:
+            OctoCard.parse(label)
+        except NotationError:
+            raise ValueError(f"{name} must hold Octoplus labels, got {label!r}") from None
 
 
 @dataclass(frozen=True)
@@ -664,6 +679,20 @@ class CoveredParams:
         octo_min_part_score: ...or each part of an Octoplus index (label, mark) reaches this...
         octo_min_margin: ...and an Octoplus index leads by this much (its labels differ in less
             ink than a standard index: +2 and -2 by one stroke).
+        octo_clear: an Octoplus corner whose parts read under ``octo_min_part_score`` still
+            names its card when it scores ``min_score``, leads the next card by
+            ``octo_clear_margin`` and each part reaches ``octo_clear_part_score``, unless its
+            label is one of ``octo_clear_except``: a clear lead on a faint label (a blurred or
+            small card's mark and strokes read under 0.7).  On scenes rendered with three other
+            seeds every corner read of the scan so (score 0.6, lead 0.06-0.08, parts 0.55-0.6)
+            lay at a corner of a card of that name, but for the label 4: of the reads ranking a
+            4 first at score 0.6, lead 0.04 and parts 0.5, 64 of 171 lay at another card's
+            corner or at none (its open strokes fit other prints).  A size probe's reads
+            (``size_probes``, ``cluster_probes``) are named by the usual thresholds alone: a
+            label read at a wrong size may still lead clearly...
+        octo_clear_margin: ...the lead over the next card...
+        octo_clear_part_score: ...each part's least score...
+        octo_clear_except: ...and the labels left to the usual thresholds.
         twin_band: a standard corner named so whose twin (the same rank in the other suit of
             its colour) scores within this much of it keeps its name only when a second look at
             the suits (``scanner.identify_look.look``) does not prefer the twin (0: off): a
@@ -866,6 +895,10 @@ class CoveredParams:
     min_part_score: float = 0.65
     octo_min_part_score: float = 0.7
     octo_min_margin: float = 0.04
+    octo_clear: bool = True
+    octo_clear_margin: float = 0.06
+    octo_clear_part_score: float = 0.55
+    octo_clear_except: tuple[str, ...] = ("4",)
     twin_band: float = 0.1
     size_steps: tuple[float, ...] = (0.0,)
     size_spread: float = 0.15
@@ -957,6 +990,10 @@ class CoveredParams:
         _check("covered.min_part_score", self.min_part_score, -1.0, 1.0)
         _check("covered.octo_min_part_score", self.octo_min_part_score, -1.0, 1.0)
         _check("covered.octo_min_margin", self.octo_min_margin, 0.0, 2.0)
+        _check_bool("covered.octo_clear", self.octo_clear)
+        _check("covered.octo_clear_margin", self.octo_clear_margin, 0.0, 2.0)
+        _check("covered.octo_clear_part_score", self.octo_clear_part_score, -1.0, 1.0)
+        _check_labels("covered.octo_clear_except", self.octo_clear_except)
         _check_steps("covered.size_steps", self.size_steps, -0.5, 0.5)
         _check("covered.size_spread", self.size_spread, 0.0, 10.0)
         _check_int("covered.size_probes", self.size_probes, 0, 100)

@@ -259,9 +259,12 @@ def _probe_size(
             continue
         probed.add(k)
         # read at every size: the first size naming a card names it, and its index scores best
-        # at its own size
+        # at its own size; an Octoplus label under the part threshold does not choose a size
+        # (``CoveredParams.octo_clear``: read at a wrong size, a label may still lead clearly)
         read = {
-            i: read_corner(frame, _probe_quad(proposal, sizes[i], work, aspect), templates, params)
+            i: read_corner(
+                frame, _probe_quad(proposal, sizes[i], work, aspect), templates, params, clear_labels=False
+            )
             for i in worth
         }
         reads += len(worth)
