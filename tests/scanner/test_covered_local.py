@@ -85,12 +85,13 @@ def test_a_pile_the_finder_found_nothing_of_is_read_at_the_size_its_sides_and_ed
 
 def test_a_hand_rows_covered_card_is_named_at_the_size_the_cards_identified_imply_at_its_place() -> None:
     # scene_010 (camera tilted 20 degrees): the cards identified measure 74-88 px, the frame's
-    # size is their median 80 px; the bottom row's 7D (true 92 px) lies beside the largest of
-    # them and is read at the plane of their sizes there
+    # size is their median 80 px; the bottom row's 7D and 8H (true 92-94 px) lie beside the
+    # largest of them and are read at the plane of their sizes there
     base = ScannerParams()
     named, present = _named("scene_010.jpg", base)
     off, _ = _named("scene_010.jpg", replace(base, covered=replace(base.covered, local_size=False)))
-    seven = parse_card("7D", DeckKind.OKTRIS)
     assert not named - present
-    assert named[seven] == 1
-    assert off[seven] == 0
+    for label in ("7D", "8H"):
+        card = parse_card(label, DeckKind.OKTRIS)
+        assert named[card] == 1
+        assert off[card] == 0
