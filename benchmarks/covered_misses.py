@@ -11,7 +11,8 @@ name right is looked at from its true index corners (``truth.json``):
   counts as proposed);
 - the index read at the true card (``covered_read.read_corner`` on the true corners): named,
   ranked first but below the thresholds, or another card ranked first;
-- the index read at the proposal, at the frame's card sizes (``scan_covered``'s) and at the
+- the index read at the proposal, at the card sizes ``scan_covered`` reads it at (the frame's,
+  or those the cards identified imply at its place, ``CoveredParams.local_size``) and at the
   true size.
 
 With ``--side-by-side`` it prints instead, for every scene scanned both ways in turn, the
@@ -47,7 +48,7 @@ from scanner.find_corners import card_quad, corner_proposals
 from scanner.find_work import make_work
 from scanner.params import ScannerParams
 from scanner.scan import Scanner
-from scanner.scan_covered import _card_shorts
+from scanner.scan_covered import _card_shorts, _local_sizes
 from scorer.cards import DeckKind, parse_card
 
 NEAR = 0.15
@@ -82,6 +83,9 @@ def misses(folder: Path) -> tuple[list[str], Counter[str]]:
         acrosses = np.array([p.across for p in proposals]).reshape(-1, 2)
         found = [scanner._detect(frame, c)[0] for c in find_cards(frame, params.find, work)]
         shorts = [s / work.scale for s in _card_shorts(found, work, params)]
+        identified = [np.asarray(d.corners, np.float64) * work.scale for d in found if d.card is not None]
+        # a corner's own sizes where the cards identified imply one there (CoveredParams.local_size)
+        local = _local_sizes(proposals, [s * work.scale for s in shorts], identified, {}, params)
         for ti, t in enumerate(scene["cards"]):
             card = parse_card(t["card"], deck)
             di = match.get(ti)
@@ -102,6 +106,7 @@ def misses(folder: Path) -> tuple[list[str], Counter[str]]:
                     j = int(np.argmin(dist))
                     gap = float(dist[j])
                 at_proposal: list[CornerReading] = []
+                sizes = [s / work.scale for s in local[j]] if j in local else shorts
                 if gap < NEAR * true_short:
                     at_proposal = [
                         read_corner(
@@ -110,9 +115,9 @@ def misses(folder: Path) -> tuple[list[str], Counter[str]]:
                             templates,
                             params,
                         )
-                        for s in [*shorts, true_short]
+                        for s in [*sizes, true_short]
                     ]
-                info = {"gap": gap, "truth": at_truth, "proposal": at_proposal}
+                info = {"gap": gap, "truth": at_truth, "proposal": at_proposal, "sizes": sizes}
                 if best is None or (at_truth.card == card and best["truth"].card != card):
                     best = info
             if best is None:
@@ -137,7 +142,7 @@ def misses(folder: Path) -> tuple[list[str], Counter[str]]:
             causes[cause] += 1
             lines.append(
                 f"{scene['file']} {t['card']:>3} {t['group']:6} {cause:24} gap {best['gap']:5.0f}"
-                f" short {true_short:4.0f} sizes {[round(s) for s in shorts]} true: {_fmt(r)}"
+                f" short {true_short:4.0f} sizes {[round(s) for s in best['sizes']]} true: {_fmt(r)}"
                 + (" at proposal: " + ", ".join(_fmt(x) for x in readings) if readings else "")
             )
     return lines, causes

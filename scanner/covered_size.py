@@ -16,6 +16,13 @@ straight edges on card pixels are mostly long sides of cards: each gives a size.
 ``size_candidates`` puts those together with the sizes of the outlines found;
 covered-card reading (``scanner.scan_covered``) lets the index at a few corners
 choose among them.
+
+Where cards are identified, ``local_short`` gives the card size at one place of the
+frame: a camera tilted off vertical sees the table's near side larger (cards of one
+frame differ by up to a quarter), and the size of a card on the table plane changes
+about linearly across the frame, so a plane fitted over the identified cards' short
+sides at their centres gives it (the nearest card's size where they are too few or
+lie along one line).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from scanner.find_work import Work
 from scanner.params import CoveredParams
 from scanner.types import Image
 
-__all__ = ["longest_edges", "size_candidates", "whole_sides"]
+__all__ = ["local_short", "longest_edges", "size_candidates", "whole_sides"]
 
 
 def _meet(p1: FloatArray, d1: FloatArray, p2: FloatArray, d2: FloatArray) -> FloatArray | None:
@@ -150,3 +157,25 @@ def size_candidates(
         for step in p.edge_steps:
             add(length * (1.0 + step) / aspect)
     return out
+
+
+def local_short(point: FloatArray, centres: FloatArray, shorts: FloatArray, p: CoveredParams) -> float:
+    """The card short side at ``point`` (work pixels) that the cards at ``centres`` ((n, 2), work
+    pixels) with short sides ``shorts`` ((n,)) imply: with at least ``local_plane`` cards whose
+    centres spread at least ``local_spread`` of their median short side across every direction
+    (the smaller standard deviation of their centres), a plane fitted by least squares over their
+    short sides, its value kept within ``local_reach`` of the smallest and largest of them; else
+    the short side of the card nearest ``point``."""
+    if len(shorts) == 0:
+        raise ValueError("local_short needs at least one card")
+    centred = centres - centres.mean(axis=0)
+    if len(shorts) >= p.local_plane:
+        spread = math.sqrt(max(float(np.linalg.eigvalsh(centred.T @ centred / len(shorts))[0]), 0.0))
+        if spread >= p.local_spread * float(np.median(shorts)):
+            design = np.column_stack([np.ones(len(shorts)), centred])
+            coef = np.linalg.lstsq(design, shorts, rcond=None)[0]
+            at = float(coef[0] + (point - centres.mean(axis=0)) @ coef[1:])
+            low = float(shorts.min()) * (1.0 - p.local_reach)
+            high = float(shorts.max()) * (1.0 + p.local_reach)
+            return min(max(at, low), high)
+    return float(shorts[int(np.argmin(np.hypot(*(centres - point).T)))])

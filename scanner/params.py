@@ -829,6 +829,26 @@ class CoveredParams:
             size once it has named this many cards and the other sizes none: the reads those
             sizes would spend go to the corners still to be read (fixture scene_039's hand rows
             ran out of reads before their junctions; 0: every corner read at every size).
+        unfound_probe: with no calibration and no card found at all (the finder rebuilt no
+            outline, e.g. a pile whose top card a hand cuts), the frame-wide size probe
+            (``size_probes``) still chooses a size among those whole card sides and long edges
+            give (those of a card smaller than the finder's smallest left out), and the corners
+            are read at it (off: such a frame is left with no card); where the probe names no
+            corner, at the first ``unfound_sizes`` of those sizes in turn (``size_settle``).
+        local_size: with cards identified and no calibration, a corner that names nothing at
+            the frame's size is read again at the card size those cards imply at its place
+            (``covered_size.local_short``: a plane fitted over their short sides, or the nearest
+            card's) when that differs from the frame's by more than ``size_match`` (a camera off
+            vertical sees the cards of one frame at sizes up to a quarter apart, and an index
+            reads right only within about 5% of its card's size; read first at the local size
+            instead, the fixtures and held-out scenes lost as many cards as they gained)...
+        local_plane: ...the plane is fitted over at least this many cards...
+        local_spread: ...whose centres spread at least this fraction of their median short side
+            across every direction (the smaller standard deviation of the centres; else the
+            nearest card's size: 0.25 named fixture scene_010's 8H, which 0.5 left, and the same
+            cards on three held-out folders)...
+        local_reach: ...and its value is kept within this fraction below the smallest and above
+            the largest of their sizes.
         size_ties: when the frame-wide size probe (``size_probes``) ends with sizes tied on
             votes (one corner named at each), they are all the frame's sizes, the best scored
             first, until one names its cards (``size_settle``), instead of the best scored alone
@@ -949,6 +969,12 @@ class CoveredParams:
     junction_reads: int = 32
     size_settle: int = 2
     size_ties: bool = True
+    unfound_probe: bool = True
+    unfound_sizes: int = 2
+    local_size: bool = True
+    local_plane: int = 3
+    local_spread: float = 0.25
+    local_reach: float = 0.15
     search_reads: int = 40
     search_turns: tuple[float, ...] = (-6.0, -3.0, 0.0, 3.0, 6.0)
     search_wide_px: int = 20
@@ -1044,6 +1070,12 @@ class CoveredParams:
         _check_int("covered.junction_reads", self.junction_reads, 0, 1000)
         _check_int("covered.size_settle", self.size_settle, 0, 1000)
         _check_bool("covered.size_ties", self.size_ties)
+        _check_bool("covered.unfound_probe", self.unfound_probe)
+        _check_int("covered.unfound_sizes", self.unfound_sizes, 1, 32)
+        _check_bool("covered.local_size", self.local_size)
+        _check_int("covered.local_plane", self.local_plane, 3, 1000)
+        _check("covered.local_spread", self.local_spread, 0.0, 100.0)
+        _check("covered.local_reach", self.local_reach, 0.0, 1.0)
         _check_int("covered.search_reads", self.search_reads, 0, 10000)
         _check_steps("covered.search_turns", self.search_turns, -15.0, 15.0)
         _check_int("covered.search_wide_px", self.search_wide_px, 0, 40)

@@ -17,7 +17,12 @@ index.  Here the index decides instead of the geometry:
    cluster of touching cards holding no card identified chooses its own size so,
    ``CoveredParams.cluster_probes``; a frame left with two sizes, or sizes tied in the
    probe (``CoveredParams.size_ties``), keeps to the one that names its cards,
-   ``CoveredParams.size_settle``);
+   ``CoveredParams.size_settle``; with no card found at all, the probe chooses among the sizes
+   whole sides and long edges give, ``CoveredParams.unfound_probe``); a corner that names
+   nothing at the frame's size is read again at the size the cards identified imply at its
+   place (a plane fitted over their sizes, ``covered_size.local_short``) where that differs,
+   ``CoveredParams.local_size``: a tilted camera sees one frame's cards at sizes up to a
+   quarter apart;
 3. only corners whose index box lies on card pixels, holds print and lies
    outside every card already identified (or on another card part than the
    index it was identified at: a card lying on it) are read, at most
@@ -60,7 +65,7 @@ from scanner.covered_read import (
     read_corner_turning,
     turned,
 )
-from scanner.covered_size import longest_edges, size_candidates, whole_sides
+from scanner.covered_size import local_short, longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals, gap_corners
 from scanner.find_geometry import FloatArray, holds, side_lengths
@@ -342,6 +347,35 @@ def _probe_clusters(
     return named, probed, sizes_of
 
 
+def _local_sizes(
+    proposals: list[CornerProposal],
+    shorts: list[float],
+    identified: list[FloatArray],
+    own_size: dict[int, float],
+    params: ScannerParams,
+) -> dict[int, list[float]]:
+    """Per proposal (index) whose cluster has no size of its own (``own_size``) and where the
+    cards ``identified`` imply a card size (``covered_size.local_short``, at the centre of the
+    card laid out at the frame's size) farther than ``size_match`` from each of the frame's
+    sizes (``shorts``), the card sizes to read it at (work pixels): the frame's, then that one
+    (read only when the frame's name nothing).  Empty with ``CoveredParams.local_size`` off, a
+    calibrated card size or no card identified."""
+    p = params.covered
+    if not p.local_size or params.find.card_size_px is not None or not identified:
+        return {}
+    centres = np.asarray([q.mean(axis=0) for q in identified], np.float64)
+    sizes = np.asarray([side_lengths(q)[0] for q in identified], np.float64)
+    aspect = params.find.card_aspect
+    out: dict[int, list[float]] = {}
+    for k, proposal in enumerate(proposals):
+        if k in own_size:
+            continue
+        here = local_short(card_quad(proposal, shorts[0], aspect).mean(axis=0), centres, sizes, p)
+        if all(abs(s - here) > p.size_match * here for s in shorts):
+            out[k] = [*shorts, here]
+    return out
+
+
 def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
     """Readings of one card whose cards lie within ``same`` (``_apart``) become one (the best scored,
     counting the index corners read); of readings of different cards at one place (corners
@@ -394,7 +428,7 @@ def read_covered(
     if not p.enabled or p.max_reads == 0:
         return detections
     shorts = [s for s in _card_shorts(detections, work, params) if s > 0]
-    if not shorts:
+    if not shorts and (params.find.card_size_px is not None or p.size_probes == 0 or not p.unfound_probe):
         return detections
     identified = [np.asarray(d.corners, np.float64) * work.scale for d in detections if d.card is not None]
     cards = _filled(work)
@@ -427,6 +461,12 @@ def read_covered(
         sides = whole_sides(work.union, smallest, p)
         edges = longest_edges(work, p)
         sizes = size_candidates(shorts, sides, edges, params.find.card_aspect, p)
+        unfound = not shorts
+        if unfound:
+            # with no outline found, only sizes of cards the finder could find at all
+            sizes = [s for s in sizes if s * s * params.find.card_aspect >= smallest]
+        if not sizes:
+            return detections
         chosen, named, probed, tied = _probe_size(frame, work, cards, proposals, sizes, templates, params)
         if chosen is not None and tied and p.size_ties:
             # one corner per size is no choice: the sizes tied are read in turn (the best scored
@@ -436,6 +476,12 @@ def read_covered(
             probed = _named_at(proposals, probed, named)
         else:
             shorts = shorts if chosen is None else [chosen]
+        if unfound and chosen is None:
+            # no corner probed named a card: the likeliest sizes are read in turn until one names
+            # its cards (``size_settle``)
+            shorts = sizes[: p.unfound_sizes]
+        if not shorts:
+            return detections
     own_size: dict[int, float] = {}
     if params.find.card_size_px is None and identified and p.cluster_probes:
         extra_named, extra_probed, own_size = _probe_clusters(
@@ -444,6 +490,7 @@ def read_covered(
         named += extra_named
         probed |= extra_probed
     votes = [0] * len(shorts)
+    local = _local_sizes(proposals, shorts, identified, own_size, params)
     for k, proposal in enumerate(proposals):
         if k in probed:
             continue
@@ -451,7 +498,7 @@ def read_covered(
             # no probe chose among the frame's sizes (or its sizes tied): the one every card so
             # far was named at is the frame's (the other sizes' reads go to the corners left)
             shorts, votes = [shorts[votes.index(max(votes))]], [max(votes)]
-        for short in [own_size[k]] if k in own_size else shorts:
+        for short in [own_size[k]] if k in own_size else local.get(k, shorts):
             limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
             if reads >= limit or not _worth_reading(proposal, short, work, cards, own, params, labels):
                 continue
@@ -483,7 +530,7 @@ def read_covered(
                 named.append(
                     _Named(fitted / work.scale, reading, at.point, moved=searched or at is not proposal)
                 )
-                if k not in own_size:
+                if k not in own_size and short in shorts:
                     votes[shorts.index(short)] += 1
                 break
     log.debug(
