@@ -900,6 +900,24 @@ class CoveredParams:
         gap_fit: ...when the step goes into the gap a whole number of times within this.
         gap_rounds: the cards named in gaps make new pairs with their neighbours, read in up to
             this many rounds (a row missing its last card and the one before it).
+        centre_check: an Octoplus card named from a corner is read whole by the identifier
+            (``scanner.identify.identify``: its centre symbol) on its outline laid out again from its
+            read corner (``centre_gain``), and names nothing when the identifier names another card
+            there: a whole card on top whose finder outline was not named shows its corner label
+            small and blurred (a 6 read as 4), and its centre big (off: False)...
+        centre_gain: ...that outline is the one of a card's shape starting at the read corner
+            (``scanner.scan_relay.anchored_outlines``, turned as ``FindParams.relay_turn``) of short
+            sides ``centre_sizes`` of its own shown best as edges, when it shows this much more of
+            its length than the card as laid out (a card laid out at another card's size shows its
+            centre symbol off the place the identifier reads; else the card as laid out)...
+        centre_sizes: ...the short sides tried, as fractions (low, high) of its own.
+        resize_steps: a card named from a corner is read again at each of these fractions of its
+            size (smaller: about its read corner), and laid out at the one where its index names
+            the same card with the best score, when that leads the score it was named with by
+            ``resize_gain`` (empty: off): a card laid out at a size taken from other cards (the
+            frame's, or a probe's) reaches past its own sides, and its index reads best at its
+            own size...
+        resize_gain: ...the lead over its first score that moves it.
     """
 
     enabled: bool = True
@@ -993,6 +1011,11 @@ class CoveredParams:
     gap_most: int = 4
     gap_fit: float = 0.25
     gap_rounds: int = 2
+    centre_check: bool = True
+    centre_gain: float = 0.1
+    centre_sizes: tuple[float, float] = (0.8, 1.04)
+    resize_steps: tuple[float, ...] = (0.86, 0.9)
+    resize_gain: float = 0.03
 
     def __post_init__(self) -> None:
         self.validate()
@@ -1088,6 +1111,15 @@ class CoveredParams:
         _check("covered.gap_max", self.gap_max, self.gap_min, 10.0)
         _check("covered.gap_along", self.gap_along, 0.0, 1.0)
         _check("covered.gap_apart", self.gap_apart, 0.0, 10.0)
+        _check_bool("covered.centre_check", self.centre_check)
+        _check("covered.centre_gain", self.centre_gain, 0.0, 1.0)
+        if not isinstance(self.centre_sizes, tuple) or len(self.centre_sizes) != 2:
+            raise ValueError(f"covered.centre_sizes must be a (low, high) pair, got {self.centre_sizes!r}")
+        _check("covered.centre_sizes[0]", self.centre_sizes[0], 0.5, 1.5)
+        _check("covered.centre_sizes[1]", self.centre_sizes[1], self.centre_sizes[0], 1.5)
+        if self.resize_steps != ():
+            _check_steps("covered.resize_steps", self.resize_steps, 0.5, 1.5)
+        _check("covered.resize_gain", self.resize_gain, 0.0, 1.0)
         _check_bool("covered.gap_beyond", self.gap_beyond)
         _check("covered.gap_step_min", self.gap_step_min, 0.0, 10.0)
         _check("covered.gap_step_max", self.gap_step_max, self.gap_step_min, 10.0)

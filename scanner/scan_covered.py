@@ -41,7 +41,13 @@ index.  Here the index decides instead of the geometry:
    rule for an index alone; a wider lead for Octoplus labels);
 6. the card is laid out at the frame's card size (or the size of a ladder around
    it, ``CoveredParams.size_steps``, whose outline shows best on card pixels);
-7. readings of the same card whose cards overlap are one card (seen from both
+7. before they are kept, an Octoplus card so named is read whole by the identifier on its
+   outline laid out again from its read corner, and names nothing when that names another card
+   (``CoveredParams.centre_check``: a whole top card's corner label is small, its centre big),
+   and each card is read again at smaller sizes about its read corner and laid out at the one its
+   index reads best at (``CoveredParams.resize_steps``: a card laid out at another card's size
+   reaches past its own sides);
+8. readings of the same card whose cards overlap are one card (seen from both
    its index corners: then its whole outline shows, it lies on top); a reading
    never replaces a card already identified, and replaces a found card that was
    not identified where the two overlap.
@@ -49,6 +55,7 @@ index.  Here the index decides instead of the geometry:
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, replace
 from typing import Any
@@ -71,7 +78,10 @@ from scanner.find_corners import CornerProposal, card_quad, corner_proposals, ga
 from scanner.find_geometry import FloatArray, holds, side_lengths
 from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
-from scanner.params import CoveredParams, ScannerParams
+from scanner.identify import identify
+from scanner.identify_view import CardView
+from scanner.params import CoveredParams, FindParams, ScannerParams
+from scanner.scan_relay import anchored_outlines
 from scanner.templates import Templates, in_deck
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind
@@ -546,6 +556,8 @@ def read_covered(
         named += _gap_named(frame, work, cards, identified, named, templates, params)
     if not named:
         return detections
+    if p.centre_check or p.resize_steps:
+        named = _checked(frame, work, named, templates, params)
     out = list(detections)
     ranked = {id(d): c for d, c in zip(detections, candidates or [None] * len(detections), strict=True)}
     for item in _merge(named, p.same_card, p.same_place):
@@ -569,6 +581,78 @@ def read_covered(
         )
         out = [d for k, d in enumerate(out) if k not in there]
         out.append(detection)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _relay_params(find: FindParams, sizes: tuple[float, float]) -> FindParams:
+    """``find`` with the relay's short sides ``sizes`` (made once per parameter set)."""
+    return find if find.relay_sizes == sizes else replace(find, relay_sizes=sizes)
+
+
+def _laid_again(quad: FloatArray, work: Work, params: ScannerParams) -> FloatArray:
+    """The card ``quad`` (frame pixels) laid out again from its read corner: the outline of a card's
+    shape starting there shown best as edges, when it shows ``CoveredParams.centre_gain`` more of
+    its length than ``quad`` (else ``quad``)."""
+    p = params.covered
+    scaled = quad * work.scale
+    stack = anchored_outlines(scaled, _relay_params(params.find, p.centre_sizes))
+    shown = outline_shown(np.concatenate([scaled[None], stack]), work.edges)
+    best = int(np.argmax(shown[1:]))
+    if shown[1 + best] - shown[0] < p.centre_gain:
+        return quad
+    return np.asarray(stack[best], np.float64) / work.scale
+
+
+def _centre_differs(
+    frame: Image, work: Work, item: _Named, templates: Templates, params: ScannerParams
+) -> bool:
+    """Whether the identifier names another card than ``item``'s on the whole card (its centre
+    symbol) laid out again from its read corner (``_laid_again``)."""
+    quad = _laid_again(item.quad, work, params)
+    whole = identify(CardView(frame, _as_quad(quad), params.find), templates, params.identify)
+    return whole.card is not None and whole.card != item.reading.card
+
+
+def _resized(frame: Image, item: _Named, templates: Templates, params: ScannerParams) -> _Named:
+    """``item`` laid out at the fraction of its size (``CoveredParams.resize_steps``, about its read
+    corner) where its index names its card best, when that leads the score it was named with by
+    ``resize_gain`` (else as it is)."""
+    p = params.covered
+    best, at = item.reading.score + p.resize_gain, None
+    for step in p.resize_steps:
+        quad = item.quad[0] + (item.quad - item.quad[0]) * step
+        reading = read_corner(frame, quad, templates, params)
+        if reading.card == item.reading.card and reading.score >= best:
+            best, at = reading.score, quad
+    return item if at is None else replace(item, quad=np.asarray(at, np.float64))
+
+
+def _checked(
+    frame: Image, work: Work, named: list[_Named], templates: Templates, params: ScannerParams
+) -> list[_Named]:
+    """``named`` without the Octoplus cards whose whole card the identifier names as another card
+    (``CoveredParams.centre_check``), each laid out at the size its index reads best at
+    (``resize_steps``) unless a reading of its name was made at a corner inside it (read at both
+    index corners: the twin pass makes it the card between them)."""
+    p = params.covered
+    out: list[_Named] = []
+    for item in named:
+        if (
+            p.centre_check
+            and templates.deck is DeckKind.OCTOPLUS
+            and _centre_differs(frame, work, item, templates, params)
+        ):
+            log.debug("covered: %s at a corner, another card whole: dropped", item.reading.card)
+            continue
+        # a card read at its other index corner too is the card between the two (``merge_twins``)
+        both = any(
+            other is not item
+            and other.reading.card == item.reading.card
+            and holds(item.quad, other.corner / work.scale)
+            for other in named
+        )
+        out.append(_resized(frame, item, templates, params) if p.resize_steps and not both else item)
     return out
 
 
