@@ -11,7 +11,7 @@ from scanner.params import FindParams, ScannerParams
 from scanner.scan_twins import are_twins, drop_outlines, is_outline_of, joined, merge_twins
 from scanner.types import Detection, Quad
 from scorer.cards import Card, DeckKind, parse_card
-from tests.scanner.test_identify_heldout import held_out_scene, wrong_names
+from tests.scanner.test_identify_heldout import assert_wrong_names_mended
 
 PARAMS = FindParams()
 ONE = parse_card("1", DeckKind.OCTOPLUS)
@@ -181,10 +181,7 @@ WITHOUT = replace(BASE, find=replace(BASE.find, twin_inside=1.0, twin_inside_joi
     ],
 )
 def test_a_held_out_card_once_read_twice_is_named_once(seed: int, index: int) -> None:
-    image, scene = held_out_scene(seed, index)
-    guarded = wrong_names(image, scene, WITHOUT)
-    assert guarded, "the case no longer shows the mistake it guards"
-    assert not set(guarded) & set(wrong_names(image, scene, BASE))
+    assert_wrong_names_mended(seed, index, WITHOUT, BASE)
 
 
 @pytest.mark.parametrize(
@@ -208,7 +205,4 @@ def test_a_held_out_card_once_read_twice_is_named_once(seed: int, index: int) ->
     ],
 )
 def test_a_held_out_card_named_once_has_one_detection(seed: int, index: int, before: ScannerParams) -> None:
-    image, scene = held_out_scene(seed, index)
-    guarded = wrong_names(image, scene, before)
-    assert guarded, "the case no longer shows the mistake it guards"
-    assert not set(guarded) & set(wrong_names(image, scene, BASE))
+    assert_wrong_names_mended(seed, index, before, BASE)
