@@ -13,6 +13,7 @@ cards it found drawn on it, as JPEG for the camera page.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -150,23 +151,38 @@ class CameraThread:
 
     def _report(self, **changes: Any) -> None:
         with self._status_lock:
-            if changes.get("live") is False:
-                if "message" in changes:
-                    self._offline_reason = str(changes["message"])
-                else:
-                    changes["message"] = self._offline_reason
-            if changes.get("live") is True:
-                self._offline_reason = "camera offline"
-            self._status = CameraStatus(**{**self._status.__dict__, **changes})
-            self.service.set_camera(self._status)
+            self._set_status(**changes)
+
+    def _set_status(self, **changes: Any) -> None:
+        """Change the status and tell the service (the caller holds ``_status_lock``)."""
+        if changes.get("live") is False:
+            if "message" in changes:
+                self._offline_reason = str(changes["message"])
+            else:
+                changes["message"] = self._offline_reason
+        if changes.get("live") is True:
+            self._offline_reason = "camera offline"
+        self._status = CameraStatus(**{**self._status.__dict__, **changes})
+        self.service.set_camera(self._status)
 
     def _watch(self) -> None:
         while not self._stop.wait(self.params.status_every_s):
-            live = self._live()
-            if live:
-                self._report(live=True, fps=self._fps(), message=self._live_message)
+            self._watch_once()
+
+    def _watch_once(self) -> None:
+        # Liveness is judged under the status lock, so that a pipeline that has just stopped
+        # (``_went_offline``) is never reported live again after it said why it stopped.
+        with self._status_lock:
+            if self._live():
+                self._set_status(live=True, fps=self._fps(), message=self._live_message)
             else:
-                self._report(live=False, fps=0.0)  # keeps the reason the pipeline gave
+                self._set_status(live=False, fps=0.0)  # keeps the reason the pipeline gave
+
+    def _went_offline(self, message: str) -> None:
+        """The pipeline stopped (a recording's end, a failure): no longer live, and why."""
+        with self._status_lock:
+            self._last_frame = -math.inf
+            self._set_status(live=False, message=message, fps=0.0, still=None)
 
     # --- the pipeline -----------------------------------------------------------
 
@@ -186,9 +202,9 @@ class CameraThread:
                 # cards twice); after the demo, ``auto`` keeps looking for a camera.
                 message = ended
                 if self.config.source != "auto":
-                    self._report(live=False, message=message, fps=0.0, still=None)
+                    self._went_offline(message)
                     return
-            self._report(live=False, message=message, fps=0.0, still=None)
+            self._went_offline(message)
             pause = min(self.params.retry_cap_s, self.params.retry_initial_s * 2 ** min(failures, 10))
             if self._stop.wait(pause):
                 return

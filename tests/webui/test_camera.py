@@ -98,6 +98,23 @@ def test_camera_thread_stops_promptly(tmp_path: Path) -> None:
     assert not any(thread.is_alive() for thread in threading.enumerate() if thread.name.startswith("camera"))
 
 
+def test_a_recordings_end_is_not_overwritten_by_the_status_watch(tmp_path: Path) -> None:
+    # The status thread reported "live" just after the pipeline said the recording had ended
+    # (its last frame was recent), and from then on "camera offline": the reason was lost.
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=2)
+    config = ServeConfig(data_dir=tmp_path, source=f"replay:{tmp_path / 'nowhere'}", players=2)
+    camera = CameraThread(service, config)
+    camera._last_frame = time.monotonic()  # a frame a moment ago: the pipeline was live
+    camera._watch_once()
+    assert service.camera.live
+    camera._went_offline("the recording has ended")
+    for _ in range(2):
+        camera._watch_once()
+    assert not service.camera.live
+    assert service.camera.message == "the recording has ended"
+    service.store.close()
+
+
 def test_camera_params_are_validated() -> None:
     with pytest.raises(ValueError, match="preview_fps"):
         CameraParams(preview_fps=0)
