@@ -17,7 +17,7 @@ straight edges on card pixels are mostly long sides of cards: each gives a size.
 covered-card reading (``scanner.scan_covered``) lets the index at a few corners
 choose among them.
 
-Where cards are identified, ``local_short`` gives the card size at one place of the
+Where cards are identified, ``local_shorts`` gives the card size at places of the
 frame: a camera tilted off vertical sees the table's near side larger (cards of one
 frame differ by up to a quarter), and the size of a card on the table plane changes
 about linearly across the frame, so a plane fitted over the identified cards' short
@@ -37,7 +37,7 @@ from scanner.find_work import Work
 from scanner.params import CoveredParams
 from scanner.types import Image
 
-__all__ = ["local_short", "longest_edges", "size_candidates", "whole_sides"]
+__all__ = ["local_shorts", "longest_edges", "size_candidates", "whole_sides"]
 
 
 def _meet(p1: FloatArray, d1: FloatArray, p2: FloatArray, d2: FloatArray) -> FloatArray | None:
@@ -159,23 +159,25 @@ def size_candidates(
     return out
 
 
-def local_short(point: FloatArray, centres: FloatArray, shorts: FloatArray, p: CoveredParams) -> float:
-    """The card short side at ``point`` (work pixels) that the cards at ``centres`` ((n, 2), work
-    pixels) with short sides ``shorts`` ((n,)) imply: with at least ``local_plane`` cards whose
+def local_shorts(points: FloatArray, centres: FloatArray, shorts: FloatArray, p: CoveredParams) -> FloatArray:
+    """The card short sides at ``points`` ((m, 2), work pixels) that the cards at ``centres`` ((n, 2),
+    work pixels) with short sides ``shorts`` ((n,)) imply: with at least ``local_plane`` cards whose
     centres spread at least ``local_spread`` of their median short side across every direction
-    (the smaller standard deviation of their centres), a plane fitted by least squares over their
-    short sides, its value kept within ``local_reach`` of the smallest and largest of them; else
-    the short side of the card nearest ``point``."""
+    (the smaller standard deviation of their centres), a plane fitted once by least squares over
+    their short sides, its values kept within ``local_reach`` of the smallest and largest of them;
+    else the short side of the card nearest each point."""
     if len(shorts) == 0:
-        raise ValueError("local_short needs at least one card")
-    centred = centres - centres.mean(axis=0)
+        raise ValueError("local_shorts needs at least one card")
+    mean = centres.mean(axis=0)
+    centred = centres - mean
     if len(shorts) >= p.local_plane:
         spread = math.sqrt(max(float(np.linalg.eigvalsh(centred.T @ centred / len(shorts))[0]), 0.0))
         if spread >= p.local_spread * float(np.median(shorts)):
             design = np.column_stack([np.ones(len(shorts)), centred])
             coef = np.linalg.lstsq(design, shorts, rcond=None)[0]
-            at = float(coef[0] + (point - centres.mean(axis=0)) @ coef[1:])
+            at = coef[0] + (points - mean) @ coef[1:]
             low = float(shorts.min()) * (1.0 - p.local_reach)
             high = float(shorts.max()) * (1.0 + p.local_reach)
-            return min(max(at, low), high)
-    return float(shorts[int(np.argmin(np.hypot(*(centres - point).T)))])
+            return np.asarray(np.clip(at, low, high), np.float64)
+    nearest = np.argmin(np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2), axis=1)
+    return np.asarray(shorts[nearest], np.float64)

@@ -840,7 +840,7 @@ class CoveredParams:
             corner, at the first ``unfound_sizes`` of those sizes in turn (``size_settle``).
         local_size: with cards identified and no calibration, a corner that names nothing at
             the frame's size is read again at the card size those cards imply at its place
-            (``covered_size.local_short``: a plane fitted over their short sides, or the nearest
+            (``covered_size.local_shorts``: a plane fitted over their short sides, or the nearest
             card's) when that differs from the frame's by more than ``size_match`` (a camera off
             vertical sees the cards of one frame at sizes up to a quarter apart, and an index
             reads right only within about 5% of its card's size; read first at the local size

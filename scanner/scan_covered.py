@@ -20,7 +20,7 @@ index.  Here the index decides instead of the geometry:
    ``CoveredParams.size_settle``; with no card found at all, the probe chooses among the sizes
    whole sides and long edges give, ``CoveredParams.unfound_probe``); a corner that names
    nothing at the frame's size is read again at the size the cards identified imply at its
-   place (a plane fitted over their sizes, ``covered_size.local_short``) where that differs,
+   place (a plane fitted over their sizes, ``covered_size.local_shorts``) where that differs,
    ``CoveredParams.local_size``: a tilted camera sees one frame's cards at sizes up to a
    quarter apart;
 3. only corners whose index box lies on card pixels, holds print and lies
@@ -72,7 +72,7 @@ from scanner.covered_read import (
     read_corner_turning,
     turned,
 )
-from scanner.covered_size import local_short, longest_edges, size_candidates, whole_sides
+from scanner.covered_size import local_shorts, longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
 from scanner.find_corners import CornerProposal, card_quad, corner_proposals, gap_corners
 from scanner.find_geometry import FloatArray, holds, side_lengths
@@ -365,7 +365,7 @@ def _local_sizes(
     params: ScannerParams,
 ) -> dict[int, list[float]]:
     """Per proposal (index) whose cluster has no size of its own (``own_size``) and where the
-    cards ``identified`` imply a card size (``covered_size.local_short``, at the centre of the
+    cards ``identified`` imply a card size (``covered_size.local_shorts``, at the centre of the
     card laid out at the frame's size) farther than ``size_match`` from each of the frame's
     sizes (``shorts``), the card sizes to read it at (work pixels): the frame's, then that one
     (read only when the frame's name nothing).  Empty with ``CoveredParams.local_size`` off, a
@@ -376,11 +376,12 @@ def _local_sizes(
     centres = np.asarray([q.mean(axis=0) for q in identified], np.float64)
     sizes = np.asarray([side_lengths(q)[0] for q in identified], np.float64)
     aspect = params.find.card_aspect
+    ks = [k for k in range(len(proposals)) if k not in own_size]
+    if not ks:
+        return {}
+    points = np.asarray([card_quad(proposals[k], shorts[0], aspect).mean(axis=0) for k in ks], np.float64)
     out: dict[int, list[float]] = {}
-    for k, proposal in enumerate(proposals):
-        if k in own_size:
-            continue
-        here = local_short(card_quad(proposal, shorts[0], aspect).mean(axis=0), centres, sizes, p)
+    for k, here in zip(ks, local_shorts(points, centres, sizes, p).tolist(), strict=True):
         if all(abs(s - here) > p.size_match * here for s in shorts):
             out[k] = [*shorts, here]
     return out

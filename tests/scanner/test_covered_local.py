@@ -12,12 +12,17 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.covered_size import local_short
+from scanner.covered_size import local_shorts
 from scanner.params import CoveredParams, ScannerParams
 from scanner.scan import Scanner
 from scorer.cards import Card, DeckKind, parse_card
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
+
+
+def local_short(point: np.ndarray, centres: np.ndarray, shorts: np.ndarray, p: CoveredParams) -> float:
+    """``local_shorts`` at one point."""
+    return float(local_shorts(np.asarray(point, np.float64)[None], centres, shorts, p)[0])
 
 
 def _plane(points: np.ndarray) -> np.ndarray:
