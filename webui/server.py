@@ -69,16 +69,26 @@ class BackgroundServer:
                 "%d server thread(s) still busy after %.0f s; the server loop is left running", busy, timeout
             )
 
-        def close_all() -> None:
+        def close_all(keep_trigger: bool = busy > 0) -> None:
             for channel in list(self.server._map.values()):
-                if not busy:
+                if not keep_trigger:
                     channel.close()
                 elif channel is self.server:  # its own close() would close the trigger too
                     wasyncore.dispatcher.close(channel)
                 elif channel is not trigger:
                     channel.close()
 
-        trigger.pull_trigger(close_all)
+        try:
+            trigger.pull_trigger(close_all)
+        except OSError as error:
+            # The wake-up pipe's descriptor is not open any more, so the loop cannot be woken:
+            # the listener and the connections are closed from here, and the pipe is left alone
+            # (closing its descriptor again could close a file opened since under that number).
+            log.warning("server loop could not be woken (%s); its sockets are closed from here", error)
+            with trigger.lock:
+                trigger.thunks.clear()
+            close_all(keep_trigger=True)
+            return
         if not busy:
             self.thread.join(timeout=5)
 

@@ -48,6 +48,22 @@ def test_a_stopped_server_with_no_busy_worker_ends_its_thread() -> None:
     assert not server.thread.is_alive()
 
 
+def test_a_server_whose_wake_up_pipe_cannot_be_written_still_closes_its_listener() -> None:
+    server = start_background(slow_app(threading.Event(), threading.Event()), threads=2)
+    trigger = server.server.trigger
+    write_end = trigger.trigger
+    trigger.trigger = 1_000_000  # no such descriptor: waking the loop fails with EBADF
+    try:
+        server.stop(timeout=5)  # no error: the sockets are closed from the calling thread
+        with pytest.raises(OSError):
+            urllib.request.urlopen(server.url + "/quick", timeout=2)
+    finally:
+        trigger.trigger = write_end
+        trigger.pull_trigger(lambda: trigger.close())  # the loop closes the pipe and ends
+    server.thread.join(5)
+    assert not server.thread.is_alive()
+
+
 def test_a_worker_still_busy_when_the_server_stops_finishes_without_an_error(
     thread_errors: list[BaseException],
 ) -> None:
