@@ -37,13 +37,18 @@ PARAMS = FindParams()
 SEVEN = parse_card("7H", DeckKind.OKTRIS)
 
 
-def _scene() -> tuple[np.ndarray, Quad, Quad]:
+def _drawn_pile(below: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """A green table with the card ``above`` drawn over the card ``below``."""
     img = table((40, 100, 30))
-    below = card_quad(600, 360, 180, 0)
-    above = card_quad(680, 400, 180, 35)
     draw_card(img, below, outline=120)
     draw_card(img, above, outline=120)
-    return img, as_quad(below), as_quad(above)
+    return img
+
+
+def _scene() -> tuple[np.ndarray, Quad, Quad]:
+    below = card_quad(600, 360, 180, 0)
+    above = card_quad(680, 400, 180, 35)
+    return _drawn_pile(below, above), as_quad(below), as_quad(above)
 
 
 @pytest.mark.parametrize(
@@ -140,12 +145,9 @@ def test_an_outline_holding_another_leaves_the_pair_undecided() -> None:
 
 @pytest.mark.parametrize("known", [False, True])
 def test_a_top_cards_outline_taking_in_the_card_under_it_is_fitted_to_the_top_card(known: bool) -> None:
-    img = table((40, 100, 30))
     below = card_quad(610, 330, 170, -12)
     above = card_quad(650, 380, 170, 4)
-    draw_card(img, below, outline=120)
-    draw_card(img, above, outline=120)
-    work = make_work(img, PARAMS)
+    work = make_work(_drawn_pile(below, above), PARAMS)
     # the outline found runs along the top card's sides but takes in the lower card's corner
     # peeking out at its top left: larger by a fifth, shifted that way
     merged = card_quad(650 - 17, 380 - 24, 170 * 1.2, 4) * work.scale
@@ -156,12 +158,9 @@ def test_a_top_cards_outline_taking_in_the_card_under_it_is_fitted_to_the_top_ca
 
 
 def test_a_top_card_outlined_with_the_arm_over_it_is_fitted_turned_any_way() -> None:
-    img = table((40, 100, 30))
     below = card_quad(630, 350, 170, -10)
     top = card_quad(640, 370, 170, 5)
-    draw_card(img, below, outline=120)
-    draw_card(img, top, outline=120)
-    work = make_work(img, PARAMS)
+    work = make_work(_drawn_pile(below, top), PARAMS)
     # the outline found holds the top card with an arm over it: its sides run 25 degrees off
     # the card's, beyond the turn a refit tries from them
     found = card_quad(640, 370, 260, 30) * work.scale
