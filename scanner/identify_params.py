@@ -95,7 +95,7 @@ class IdentifyParams:
     an Octoplus card's always about the corner).  The fine pass looks for every size where the
     templates at their own size were located, so only at 1 does a card seen 10% small or large
     match its template at that size; but the acceptance thresholds were set at 0, and at 1 they
-    name more cards and more of them wrongly (docs/BENCHMARKS.md, "Index identifier")."""
+    name more cards and more of them wrongly (docs/studies/identifier.md, "Index identifier")."""
     search_px: int = 8
     """How far (canonical pixels, each direction) a region may be off, to absorb warp error."""
     coarse_ratio: float = 0.5

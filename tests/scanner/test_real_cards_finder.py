@@ -1,7 +1,8 @@
 """The card finder on the real photos (``../shared/data/real-cards``), when they are present.
 
 Floors reached today (``python -m benchmarks.real_cards --sheet /tmp/sheet.png`` prints the
-counts and draws what the finder found); see docs/BENCHMARKS.md (real photos, the finder).
+counts and draws what the finder found); see docs/studies/real-photos.md, "The finder on the
+real photos".
 """
 
 from __future__ import annotations
