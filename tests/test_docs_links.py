@@ -1,0 +1,63 @@
+"""Every relative link of the Markdown docs leads to a file of the tree and, with an anchor, to a
+heading of that file (GitHub's anchor rule: lower case, punctuation dropped, spaces as hyphens)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+HEADING = re.compile(r"^#{1,6} (.+?)\s*$", flags=re.MULTILINE)
+
+
+def docs() -> list[Path]:
+    return [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def anchor(title: str) -> str:
+    return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return {anchor(title) for title in HEADING.findall(text)}
+
+
+def broken_links(path: Path) -> list[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    broken = []
+    for target in LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address or mailto: not checked offline
+        file_part, _, fragment = target.partition("#")
+        linked = (path.parent / file_part).resolve() if file_part else path
+        if not linked.exists():
+            broken.append(f"{target}: no such file")
+        elif fragment and linked.suffix == ".md" and fragment not in anchors(linked):
+            broken.append(f"{target}: no such heading")
+    return broken
+
+
+@pytest.mark.parametrize("path", docs(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_resolves(path: Path) -> None:
+    assert broken_links(path) == []
+
+
+def test_a_broken_file_link_and_a_broken_anchor_are_both_reported(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    (tmp_path / "other.md").write_text("# Other\n\n## A section: with punctuation (2026)\n")
+    page.write_text(
+        "[ok](other.md#a-section-with-punctuation-2026) [gone](missing.md) "
+        "[bad](other.md#no-such-part) [web](https://example.org/x)\n"
+    )
+    assert broken_links(page) == ["missing.md: no such file", "other.md#no-such-part: no such heading"]
+
+
+def test_the_study_files_are_linked_from_the_benchmarks_page() -> None:
+    page = (ROOT / "docs" / "BENCHMARKS.md").read_text(encoding="utf-8")
+    studies = sorted(p.name for p in (ROOT / "docs" / "studies").glob("*.md"))
+    assert studies, "docs/studies holds the scanner's studies"
+    assert [name for name in studies if f"(studies/{name})" not in page] == []
