@@ -86,15 +86,20 @@ def corner_card_image(frame: Image, quad: FloatArray, params: ScannerParams) -> 
 
 
 @functools.lru_cache(maxsize=16)
-def _corner_params(identify: IdentifyParams, search_px: int, standard: bool) -> IdentifyParams:
+def _corner_params(
+    identify: IdentifyParams, search_px: int, standard: bool, black_ink: float | None = None
+) -> IdentifyParams:
     """The identifier's parameters for reading one index corner: the search ``search_px`` around
     it and, for a standard card, the lone-corner template sizes (those ``read_index`` switches to
-    for one corner).  Made once per parameter set: a new parameter set checks every field, which
-    costs more than cutting out the corner read."""
+    for one corner) and the redness ``black_ink`` under which its ink counts as black
+    (``CoveredParams.black_ink``; ``None``: the identifier's).  Made once per parameter set: a new
+    parameter set checks every field, which costs more than cutting out the corner read."""
     if identify.search_px != search_px:
         identify = replace(identify, search_px=search_px)
     if standard and identify.lone_corner_scales != identify.template_scales:
         identify = replace(identify, template_scales=identify.lone_corner_scales)
+    if standard and black_ink is not None and identify.black_ink != black_ink:
+        identify = replace(identify, black_ink=black_ink)
     return identify
 
 
@@ -127,7 +132,9 @@ def read_corner(
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
     image = corner_card_image(frame, quad, params)
-    identify = _corner_params(params.identify, p.search_px if search_px is None else search_px, not octo)
+    identify = _corner_params(
+        params.identify, p.search_px if search_px is None else search_px, not octo, p.black_ink
+    )
     reading = read_index(image, templates, identify, corner=octo, upright_only=True)
     order = np.argsort(-reading.scores)
     best = int(order[0])

@@ -702,6 +702,11 @@ class CoveredParams:
             spade and a club read alike on a small index, and a card's template composed from
             other cards' parts (``octotable calibrate templates``) can outscore the learned
             twin (on a real photo, an ace of spades named AC by 0.07).
+        black_ink: a standard corner's index ink counts as black below this redness (0..1, the
+            darkest ink's red over its other channels, ``scanner.identify_colour.redness``), so
+            that red cards lose the identifier's ``colour_penalty`` there (whole cards keep
+            ``IdentifyParams.black_ink``, 0.03): a lone corner has no second corner to agree on its
+            suit, and a black index blurred on a green table read 0.032 and was named 6D.
         size_steps: relative steps around the frame's card size tried when a corner's card is
             laid out; the size whose outline shows best on card pixels is kept (by default
             the frame's size alone: on scenes rendered with other seeds the best-shown outline
@@ -941,6 +946,7 @@ class CoveredParams:
     octo_clear_part_score: float = 0.55
     octo_clear_except: tuple[str, ...] = ("4",)
     twin_band: float = 0.1
+    black_ink: float = 0.05
     size_steps: tuple[float, ...] = (0.0,)
     size_spread: float = 0.15
     size_probes: int = 8
@@ -1089,6 +1095,7 @@ class CoveredParams:
         _check_steps("covered.shift_steps", self.shift_steps, -0.5, 0.5)
         _check("covered.shift_lead", self.shift_lead, 0.0, 1.0)
         _check("covered.twin_band", self.twin_band, 0.0, 1.0)
+        _check("covered.black_ink", self.black_ink, 0.0, 1.0)
         _check_bool("covered.cluster_probes", self.cluster_probes)
         _check("covered.junction_reach", self.junction_reach, 0.0, 100.0)
         _check("covered.junction_length", self.junction_length, 1.0, 1000.0)
