@@ -3,8 +3,12 @@ heading of that file (GitHub's anchor rule: lower case, punctuation dropped, spa
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -17,8 +21,16 @@ def docs() -> list[Path]:
     return [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
-def anchor(title: str) -> str:
-    return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
+def study_contents() -> ModuleType:
+    """``tools/study_contents.py``, a script outside the packages, loaded from its file."""
+    spec = importlib.util.spec_from_file_location("study_contents", ROOT / "tools" / "study_contents.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+anchor = study_contents().anchor
 
 
 def anchors(path: Path) -> set[str]:
@@ -61,3 +73,26 @@ def test_the_study_files_are_linked_from_the_benchmarks_page() -> None:
     studies = sorted(p.name for p in (ROOT / "docs" / "studies").glob("*.md"))
     assert studies, "docs/studies holds the scanner's studies"
     assert [name for name in studies if f"(studies/{name})" not in page] == []
+
+
+def test_a_contents_list_is_written_from_the_headings_and_rewritten_when_they_change() -> None:
+    tool = study_contents()
+    text = "# Topic\n\nWhat it is about.\n\n## First: a study (2026)\n\ntext\n\n### Part two\n"
+    listed = tool.with_contents(text)
+    assert (
+        "Contents:\n\n- [First: a study (2026)](#first-a-study-2026)\n  - [Part two](#part-two)\n" in listed
+    )
+    assert tool.with_contents(listed) == listed
+    renamed = listed.replace("### Part two", "### Part three")
+    assert "(#part-three)" in tool.with_contents(renamed)
+    assert "(#part-two)" not in tool.with_contents(renamed)
+
+
+def test_the_committed_contents_lists_are_current() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "study_contents.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout
