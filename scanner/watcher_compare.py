@@ -129,16 +129,18 @@ class Comparer:
             return False
         return self._twin_still_there(twin, card, ref, view)
 
-    def _moved(self, ref: View, view: View) -> list[SeenCard]:
+    def _moved(self, ref: View, view: View, new: list[SeenCard]) -> list[SeenCard]:
         """Identified top cards of ``view`` that lie a little off where their twin lay in ``ref``
         (moved).  A covered card is not one: it cannot be pushed without the card on it, and its
-        outline (estimated from its corner index) shifts a little between views by itself."""
+        outline (estimated from its corner index) shifts a little between views by itself.  Nor is
+        a card of ``new`` (judged played on its twin, which is still there)."""
         moved = []
         for card in view.cards:
             overlaps = [iou(old.corners, card.corners) for old in ref.cards if old.card == card.card]
             if (
                 card.card is not None
                 and card.top
+                and not any(card is played for played in new)
                 and overlaps
                 and self.params.twin_iou < max(overlaps) < self.params.still_iou
             ):
@@ -205,7 +207,7 @@ class Comparer:
             if quad is not None and not self._in_pile_point(_centre(quad), view):
                 quad = None
             if quad is not None and any(
-                iou(quad, c.corners) >= self.params.same_iou for c in self._moved(ref, view)
+                iou(quad, c.corners) >= self.params.same_iou for c in self._moved(ref, view, new)
             ):
                 log.debug("watcher: the pile changed where a card was moved: no new card")
                 quad = None
