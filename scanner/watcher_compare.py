@@ -197,9 +197,7 @@ class Comparer:
                     len(candidates) - len(kept),
                 )
             candidates = kept
-        # One card lands on the pile between two still views; when the scanner offers several
-        # new outlines there, the identified top card it is surest of is the one played.
-        pile = sorted(candidates, key=lambda c: (c.card is not None, c.top, c.confidence))[-1:]
+        pile = self._played(candidates, ref, view)
         if len(candidates) > 1:
             log.debug("watcher: %d new outlines on the pile, kept %s", len(candidates), pile[0].card)
         if not pile or pile[0].card is None or pile[0].confidence < self.params.locate_below:
@@ -242,6 +240,46 @@ class Comparer:
                 )
             )
         return out
+
+    def _played(self, candidates: list[SeenCard], ref: View, view: View) -> list[SeenCard]:
+        """The card just played among the new outlines on the pile (none or one).
+
+        One card lands on the pile between two still views, and it lands on top: when the scanner
+        offers several new outlines there, the one played is chosen by, in turn,
+
+        - the scanner's top flag: a covered outline (one under the card played that the scanner
+          found or named only now) is not the card played;
+        - where it lies: the card played changed the table where it lies, also where no other new
+          outline covers it (at least ``laid_changed`` of that part); an outline under it changed
+          only where the card played covers it;
+        - its name: one read surely enough to be trusted (``locate_below``), then any name, then
+          the surest.
+
+        So a covered card named weakly never stands for the card played when a top outline is
+        there, even an unread one: the card there is then read where the pile changed.
+        """
+        if len(candidates) <= 1:
+            return candidates
+        p = self.params
+        shape = view.small.grey.shape
+        diff = changed(ref.small.grey, view.small.grey, p)
+
+        def laid(card: SeenCard) -> bool:
+            own = quad_mask(shape, [card.corners], view.small.scale)
+            others = quad_mask(shape, [c.corners for c in candidates if c is not card], view.small.scale)
+            alone = own & ~others
+            return bool(alone.any()) and float(diff[alone].mean()) >= p.laid_changed
+
+        return sorted(
+            candidates,
+            key=lambda c: (
+                c.top,
+                laid(c),
+                c.card is not None and c.confidence >= p.locate_below,
+                c.card is not None,
+                c.confidence,
+            ),
+        )[-1:]
 
     def _pile_area(self, view: View) -> Mask:
         height, width = view.small.grey.shape[:2]
