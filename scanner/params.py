@@ -689,10 +689,10 @@ class CoveredParams:
             4 first at score 0.6, lead 0.04 and parts 0.5, 64 of 171 lay at another card's
             corner or at none (its open strokes fit other prints).  A size probe's reads
             (``size_probes``, ``cluster_probes``) are named by the usual thresholds alone: a
-            label read at a wrong size may still lead clearly.  Off by default: it names more
-            covered cards of rendered scenes, but the watcher then took a covered pile card named
-            so at confidence 0.33 for the card just played (the recorded Octoplus round at JPEG
-            quality 58, noise seed 1, flagged its turn; ``benchmarks.recorded_games``)...
+            label read at a wrong size may still lead clearly.  On by default since the watcher
+            chooses the card played on the pile by the top flag and where the outline lies before
+            its name (a pile card named so, weakly or misflagged top, was once taken for the card
+            just played; ``benchmarks.recorded_games`` replays every recording right with it)...
         octo_clear_margin: ...the lead over the next card...
         octo_clear_part_score: ...each part's least score...
         octo_clear_except: ...and the labels left to the usual thresholds.
@@ -941,7 +941,7 @@ class CoveredParams:
     min_part_score: float = 0.65
     octo_min_part_score: float = 0.7
     octo_min_margin: float = 0.04
-    octo_clear: bool = False
+    octo_clear: bool = True
     octo_clear_margin: float = 0.06
     octo_clear_part_score: float = 0.55
     octo_clear_except: tuple[str, ...] = ("4",)

@@ -129,16 +129,18 @@ class Comparer:
             return False
         return self._twin_still_there(twin, card, ref, view)
 
-    def _moved(self, ref: View, view: View) -> list[SeenCard]:
+    def _moved(self, ref: View, view: View, new: list[SeenCard]) -> list[SeenCard]:
         """Identified top cards of ``view`` that lie a little off where their twin lay in ``ref``
         (moved).  A covered card is not one: it cannot be pushed without the card on it, and its
-        outline (estimated from its corner index) shifts a little between views by itself."""
+        outline (estimated from its corner index) shifts a little between views by itself.  Nor is
+        a card of ``new`` (judged played on its twin, which is still there)."""
         moved = []
         for card in view.cards:
             overlaps = [iou(old.corners, card.corners) for old in ref.cards if old.card == card.card]
             if (
                 card.card is not None
                 and card.top
+                and not any(card is played for played in new)
                 and overlaps
                 and self.params.twin_iou < max(overlaps) < self.params.still_iou
             ):
@@ -195,9 +197,7 @@ class Comparer:
                     len(candidates) - len(kept),
                 )
             candidates = kept
-        # One card lands on the pile between two still views; when the scanner offers several
-        # new outlines there, the identified top card it is surest of is the one played.
-        pile = sorted(candidates, key=lambda c: (c.card is not None, c.top, c.confidence))[-1:]
+        pile = self._played(candidates, ref, view)
         if len(candidates) > 1:
             log.debug("watcher: %d new outlines on the pile, kept %s", len(candidates), pile[0].card)
         if not pile or pile[0].card is None or pile[0].confidence < self.params.locate_below:
@@ -205,7 +205,7 @@ class Comparer:
             if quad is not None and not self._in_pile_point(_centre(quad), view):
                 quad = None
             if quad is not None and any(
-                iou(quad, c.corners) >= self.params.same_iou for c in self._moved(ref, view)
+                iou(quad, c.corners) >= self.params.same_iou for c in self._moved(ref, view, new)
             ):
                 log.debug("watcher: the pile changed where a card was moved: no new card")
                 quad = None
@@ -240,6 +240,46 @@ class Comparer:
                 )
             )
         return out
+
+    def _played(self, candidates: list[SeenCard], ref: View, view: View) -> list[SeenCard]:
+        """The card just played among the new outlines on the pile (none or one).
+
+        One card lands on the pile between two still views, and it lands on top: when the scanner
+        offers several new outlines there, the one played is chosen by, in turn,
+
+        - the scanner's top flag: a covered outline (one under the card played that the scanner
+          found or named only now) is not the card played;
+        - where it lies: the card played changed the table where it lies, also where no other new
+          outline covers it (at least ``laid_changed`` of that part); an outline under it changed
+          only where the card played covers it;
+        - its name: one read surely enough to be trusted (``locate_below``), then any name, then
+          the surest.
+
+        So a covered card named weakly never stands for the card played when a top outline is
+        there, even an unread one: the card there is then read where the pile changed.
+        """
+        if len(candidates) <= 1:
+            return candidates
+        p = self.params
+        shape = view.small.grey.shape
+        diff = changed(ref.small.grey, view.small.grey, p)
+
+        def laid(card: SeenCard) -> bool:
+            own = quad_mask(shape, [card.corners], view.small.scale)
+            others = quad_mask(shape, [c.corners for c in candidates if c is not card], view.small.scale)
+            alone = own & ~others
+            return bool(alone.any()) and float(diff[alone].mean()) >= p.laid_changed
+
+        return sorted(
+            candidates,
+            key=lambda c: (
+                c.top,
+                laid(c),
+                c.card is not None and c.confidence >= p.locate_below,
+                c.card is not None,
+                c.confidence,
+            ),
+        )[-1:]
 
     def _pile_area(self, view: View) -> Mask:
         height, width = view.small.grey.shape[:2]

@@ -63,6 +63,11 @@ class WatcherParams:
     """Part of a new pile card's outline that must have changed since the last view (a card laid
     there changes it; an outline the scanner placed a little differently over an unchanged pile
     does not)."""
+    laid_changed: float = 0.3
+    """When the scanner offers several new outlines on the pile: part of an outline's area outside
+    the other new outlines that must have changed for it to count as laid now (the card played
+    changes the table where it lies; an outline under it changes only where the card played covers
+    it).  The top flag comes first, a trusted name after this."""
     explain_margin: float = 0.15
     """Card outlines grow by this fraction of their size when they explain changed pixels."""
     hand_fraction: float = 0.01
@@ -138,6 +143,7 @@ class WatcherParams:
             "uncovered_min": (0.0, 1.0),
             "uncovered_changed_max": (0.0, 1.0),
             "new_card_changed": (0.0, 1.0),
+            "laid_changed": (0.0, 1.0),
             "explain_margin": (0.0, 2.0),
             "hand_fraction": (0.0, 1.0),
             "paper_max_saturation": (0, 255),

@@ -17,8 +17,8 @@ from scanner.types import Image
 from scorer.cards import DeckKind, parse_card
 from tests.scanner.test_identify_heldout import held_out_scene
 
-# off by default (the watcher's pile reading, see ``CoveredParams.octo_clear``): switched on here
-BASE = replace(ScannerParams(), covered=replace(ScannerParams().covered, octo_clear=True))
+# on by default: the default parameters name the faint label, switched off they do not
+BASE = ScannerParams()
 OFF = replace(BASE, covered=replace(BASE.covered, octo_clear=False))
 
 # held-out scene 4242-41: a fan whose covered P shows one index corner; its label leads the next

@@ -238,6 +238,59 @@ def test_a_covered_twin_whose_outline_shifts_does_not_hide_the_card_played_on_it
     assert [obs.card for _, obs in seen if isinstance(obs, PileCard)] == [octo("+2"), octo("+2")]
 
 
+def test_a_weakly_named_covered_outline_is_not_taken_for_the_unread_card_on_top() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    play(table, octo("5"), rect(168, 127))
+    for index in range(10, len(table.frames)):
+        below, top = table.truth[index]
+        table.truth[index] = [
+            below,
+            Detection(None, 0.2, top.corners, True),  # the 5 just played, not read
+            Detection(octo("2"), 0.33, rect(172, 131), False),  # a covered outline, weakly named
+        ]
+    seen = [obs for _, obs in run(table, pile_watcher(table)) if isinstance(obs, PileCard)]
+    assert [obs.card for obs in seen] == [octo("3"), None]  # a card played, unread: not the weak 2
+    reading = [obs for _, obs in run(table, reading_watcher(table)) if isinstance(obs, PileCard)]
+    assert [obs.card for obs in reading] == [octo("3"), octo("5")]  # read where the pile changed
+
+
+def test_of_two_new_top_outlines_the_card_played_is_the_one_that_changed_the_table_where_it_lies() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("3"), rect(160, 120))
+    play(table, octo("5"), rect(168, 127))
+    for index in range(10, len(table.frames)):
+        below, top = table.truth[index]
+        table.truth[index] = [
+            below,
+            Detection(octo("2"), 0.8, rect(150, 112), True),  # an outline under the 5, taken for a top
+            Detection(octo("5"), 0.7, top.corners, True),
+        ]
+    seen = [obs for _, obs in run(table, pile_watcher(table)) if isinstance(obs, PileCard)]
+    assert [obs.card for obs in seen] == [octo("3"), octo("5")]
+
+
+def test_a_weakly_read_card_played_near_its_twin_is_read_again_where_the_pile_changed() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("+2"), rect(160, 120))
+    play(table, octo("+2"), rect(168, 126))
+    for index in range(10, len(table.frames)):
+        below, top = table.truth[index]
+        table.truth[index] = [below, Detection(octo("+2"), 0.33, top.corners, True)]  # read, but weakly
+    seen = [
+        obs
+        for _, obs in run(table, reading_watcher(table, card_size_px=(40, 56)))
+        if isinstance(obs, PileCard)
+    ]
+    assert [obs.card for obs in seen] == [octo("+2"), octo("+2")]
+    # the new +2 lies off its twin as a moved card would, yet it is the card played on it: the
+    # reading where the pile changed is not refused as "where a card was moved"
+    assert seen[1].confidence == pytest.approx(0.85)
+
+
 def test_an_outline_placed_differently_over_an_unchanged_pile_is_not_a_new_card() -> None:
     table = Table()
     table.show(4)

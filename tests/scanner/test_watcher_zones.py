@@ -67,6 +67,7 @@ def test_polygon_zones_reject_a_polygon_of_two_corners() -> None:
         ("motion_fraction", 1.5, "motion_fraction must be within"),
         ("blur", 2.5, "blur must be an integer"),
         ("turn_idle_s", float("nan"), "turn_idle_s must be within"),
+        ("laid_changed", 1.2, "laid_changed must be within 0.0..1.0, got 1.2"),
         ("report_initial", "yes", "report_initial must be true or false"),
     ],
 )
