@@ -174,6 +174,9 @@ class FindParams:
             is fitted once more turned any way (not only ``top_refit_turn`` from its outline's
             sides): the outline found may be a card's and the hand or arm over it, whose sides
             run some way off the card's.
+        top_lone_named: a card named from a corner (its whole outline not found) that overlaps
+            no other outline is on top, as a card found whole is: nothing found lies over it
+            (a hand over the top card's middle leaves it no outline of its own).
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -362,6 +365,7 @@ class FindParams:
     top_refit_pile: bool = True
     top_refit_near_best: float = 0.9
     top_refit_around: bool = True
+    top_lone_named: bool = True
     top_refit_max: int = 4
     top_refit_named_below: float = 0.9
     top_refit_named_gain: float = 0.0
@@ -650,6 +654,7 @@ class FindParams:
         _check_bool("find.complete_hand", self.complete_hand)
         _check_bool("find.flat_fallback", self.flat_fallback)
         _check_bool("find.top_refit_around", self.top_refit_around)
+        _check_bool("find.top_lone_named", self.top_lone_named)
 
 
 @dataclass(frozen=True)
