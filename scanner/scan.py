@@ -36,6 +36,7 @@ from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
 from scanner.params import FindParams, ScannerParams
 from scanner.scan_covered import read_covered
+from scanner.scan_face_fit import fit_faces
 from scanner.scan_relay import relay_named
 from scanner.scan_twins import drop_outlines, merge_twins
 from scanner.templates import TemplateError, Templates
@@ -186,6 +187,9 @@ class Scanner:
             whole |= twins | heirs
             relaid = relay_named(covered, work, self.params.find, whole)
             whole |= {id(new) for old, new in zip(covered, relaid, strict=True) if id(old) in whole}
+            aligned = fit_faces(relaid, work, self.templates, self.params.find)
+            whole |= {id(new) for old, new in zip(relaid, aligned, strict=True) if id(old) in whole}
+            relaid = aligned
             detections = _retop(relaid, whole, work, self.params.find, self.templates)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
