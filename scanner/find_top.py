@@ -373,6 +373,17 @@ def refit_in_pile(
     return None if best is None else best[1]
 
 
+def fit_card(
+    region: FloatArray, directions: list[float], short: float, work: Work, p: FindParams
+) -> tuple[float, FloatArray] | None:
+    """The outline of a card of short side ``short`` (work pixels, ``top_refit_size_band`` either
+    way) within the convex ``region`` whose four sides show best as edges, turned at most
+    ``top_refit_turn`` degrees from one of ``directions``: the share of its outline shown (edges
+    seen over two cells count at both), and its corners; ``None`` when nothing there can hold
+    one."""
+    return _fit_within(region, directions, _widths(short, short, p), work, p)
+
+
 def _cluster(quad: FloatArray, work: Work) -> FloatArray:
     """The outline points (float32, Nx2) of the cluster of touching cards (``work.union``) that
     holds ``quad``'s centre; none when no cluster does."""

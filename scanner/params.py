@@ -185,6 +185,11 @@ class FindParams:
         top_face_reach: ... and at most this fraction (farther, another card's print);
         top_face_aspect: ... and its long side over its short lies within this of ``card_aspect``.
         top_face_iterations: most steps of the alignment.
+        top_uncovered_share: a cluster of touching cards holding a named card, where the card
+            pixels no detection's outline holds come to this fraction of a card's area or more,
+            is fitted over as a whole at the frame's card size and the card read there joins the
+            detections (``scanner.scan_uncovered``: a top card left without an outline) ...
+        top_uncovered_max: ... at most this many clusters a frame (0 never).
         top_lone_named: a card named from a corner (its whole outline not found) that overlaps
             no other outline is on top, as a card found whole is: nothing found lies over it
             (a hand over the top card's middle leaves it no outline of its own).
@@ -377,6 +382,8 @@ class FindParams:
     top_refit_near_best: float = 0.9
     top_refit_around: bool = True
     top_lone_named: bool = True
+    top_uncovered_share: float = 0.15
+    top_uncovered_max: int = 2
     top_face_fit: bool = True
     top_face_min_score: float = 0.6
     top_face_gain: float = 0.15
@@ -673,6 +680,8 @@ class FindParams:
         _check_bool("find.flat_fallback", self.flat_fallback)
         _check_bool("find.top_refit_around", self.top_refit_around)
         _check_bool("find.top_lone_named", self.top_lone_named)
+        _check("find.top_uncovered_share", self.top_uncovered_share, 0.01, 10.0)
+        _check_int("find.top_uncovered_max", self.top_uncovered_max, 0, 64)
         _check_bool("find.top_face_fit", self.top_face_fit)
         _check("find.top_face_min_score", self.top_face_min_score, -1.0, 1.0)
         _check("find.top_face_gain", self.top_face_gain, 0.0, 2.0)
