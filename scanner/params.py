@@ -185,8 +185,9 @@ class FindParams:
         top_face_reach: ... and at most this fraction (farther, another card's print);
         top_face_aspect: ... and its long side over its short lies within this of ``card_aspect``.
         top_face_iterations: most steps of the alignment.
-        top_uncovered_share: a cluster of touching cards holding a named card, where the card
-            pixels no detection's outline holds come to this fraction of a card's area or more,
+        top_uncovered_share: a cluster of touching cards holding a card named from a corner
+            alone (its whole outline not found), where the card pixels no detection's outline
+            holds come to this fraction of a card's area or more,
             is fitted over as a whole at the frame's card size and the card read there joins the
             detections (``scanner.scan_uncovered``: a top card left without an outline) ...
         top_uncovered_max: ... at most this many clusters a frame (0 never).

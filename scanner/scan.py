@@ -349,7 +349,7 @@ class Scanner:
         quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
         short = self._fit_short(work, quads, detections)
         out = uncovered_cards(
-            detections, work, self.params.find, short, lambda r: self._read_at(frame, work, r)
+            detections, work, self.params.find, short, lambda r: self._read_at(frame, work, r), whole
         )
         whole |= {id(d) for d in out[len(detections) :]}
         return out

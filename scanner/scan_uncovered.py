@@ -6,16 +6,16 @@ outline only the card under (read at its index corner, which peeks out) and not 
 card over it.  The detections then leave part of the cluster of touching cards
 (``Work.union``) uncovered: a card's worth of card pixels that no outline holds.
 
-So, per cluster holding a named card, when the card pixels that no detection's outline
-covers come to ``FindParams.top_uncovered_share`` of a card's area or more, the outline
-of the frame's card size whose sides show best as edges over the whole cluster
-(``scanner.find_top`` fits, turned about the directions of the cluster's outlines) is
-read; a card named there joins the detections, marked top (the top flags are worked out
+So, per cluster holding a card named from a corner alone (its whole outline not found: a
+cluster whose cards were all outlined whole is left alone), when the card pixels that no
+detection's outline covers come to ``FindParams.top_uncovered_share`` of a card's area or
+more, the outline of the frame's card size whose sides show best as edges over the whole
+cluster (``scanner.find_top`` fits, turned about the directions of the cluster's outlines)
+is read; a card named there joins the detections, marked top (the top flags are worked out
 again over all of them afterwards), unless it lies within ``top_refit_moved`` of an outline
 read already or names the card of a named outline holding its centre (that card read again
-a little off).  At most
-``top_uncovered_max`` clusters a frame are fitted; a frame of separate cards, each
-covered by its own outline, fits none.
+a little off).  At most ``top_uncovered_max`` clusters a frame are fitted; a frame of
+separate cards found whole pays for none of it.
 """
 
 from __future__ import annotations
@@ -51,11 +51,15 @@ def uncovered_cards(
     p: FindParams,
     short: float | None,
     read: Callable[[FloatArray], Detection | None],
+    whole: set[int],
 ) -> list[Detection]:
     """``detections`` and the cards named over the clusters they leave uncovered (see the module
     docstring); ``short``: the frame's card short side in work pixels (``None``: unknown, no
-    cluster is fitted); ``read``: the card read on an outline in work pixels, or ``None``."""
-    if short is None or p.top_uncovered_max == 0 or not detections:
+    cluster is fitted); ``read``: the card read on an outline in work pixels, or ``None``;
+    ``whole``: the ``id`` of the detections whose whole outline was found (the others were
+    named from a corner alone)."""
+    cornered = [d.card is not None and id(d) not in whole for d in detections]
+    if short is None or p.top_uncovered_max == 0 or not any(cornered):
         return detections
     quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
     card_area = short * short * p.card_aspect
@@ -71,8 +75,8 @@ def uncovered_cards(
             for k, q in enumerate(quads)
             if cv2.pointPolygonTest(outline, (float(q[:, 0].mean()), float(q[:, 1].mean())), False) >= 0
         ]
-        if not any(detections[k].card is not None for k in members):
-            continue
+        if not any(cornered[k] for k in members):
+            continue  # every card of it outlined whole, or none named
         if _uncovered(outline, [quads[k] for k in members]) < p.top_uncovered_share * card_area:
             continue
         fitted += 1

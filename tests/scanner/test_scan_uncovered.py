@@ -48,15 +48,17 @@ def test_a_top_card_left_without_an_outline_is_fitted_over_its_cluster_and_read(
         tried.append(rect / work.scale)
         return Detection(card=TOP, confidence=0.7, corners=as_quad(rect / work.scale), top=True)
 
-    out = uncovered_cards([named], work, PARAMS, SHORT * work.scale, read)
+    out = uncovered_cards([named], work, PARAMS, SHORT * work.scale, read, set())
     assert len(tried) == 1
     assert outline_distance(tried[0], top) < 0.1 * SHORT
     assert out[0] is named and [d.card for d in out[1:]] == [TOP]
     # (0 clusters a frame: none fitted)
-    assert uncovered_cards([named], work, replace(PARAMS, top_uncovered_max=0), SHORT, read) == [named]
+    off = replace(PARAMS, top_uncovered_max=0)
+    assert uncovered_cards([named], work, off, SHORT * work.scale, read, set()) == [named]
+    assert len(tried) == 1
 
 
-def test_a_cluster_covered_by_its_outlines_or_naming_nothing_or_of_unknown_size_is_not_fitted() -> None:
+def test_a_cluster_covered_or_outlined_whole_or_naming_nothing_or_of_unknown_size_is_not_fitted() -> None:
     img, under, top = _fan_of_two()
     work = make_work(img, PARAMS)
 
@@ -67,11 +69,14 @@ def test_a_cluster_covered_by_its_outlines_or_naming_nothing_or_of_unknown_size_
     over = Detection(card=None, confidence=0.0, corners=as_quad(top), top=True)
     short = SHORT * work.scale
     # both cards outlined: nothing left uncovered
-    assert uncovered_cards([named, over], work, PARAMS, short, never) == [named, over]
+    assert uncovered_cards([named, over], work, PARAMS, short, never, set()) == [named, over]
+    # the 3C outlined whole (the finder's outline, not one laid out from a corner): the finder
+    # looked at the cluster and outlined what it found there
+    assert uncovered_cards([named], work, PARAMS, short, never, {id(named)}) == [named]
     # no named card in the cluster, or no card size known
     lone = replace(named, card=None)
-    assert uncovered_cards([lone], work, PARAMS, short, never) == [lone]
-    assert uncovered_cards([named], work, PARAMS, None, never) == [named]
+    assert uncovered_cards([lone], work, PARAMS, short, never, set()) == [lone]
+    assert uncovered_cards([named], work, PARAMS, None, never, set()) == [named]
 
 
 def test_a_card_read_again_on_a_named_outline_is_not_added() -> None:
@@ -83,7 +88,7 @@ def test_a_card_read_again_on_a_named_outline_is_not_added() -> None:
         # the 3C read again: the fit's centre lies within the 3C's outline
         return Detection(card=UNDER, confidence=0.7, corners=as_quad(rect / work.scale), top=True)
 
-    assert uncovered_cards([named], work, PARAMS, SHORT * work.scale, same) == [named]
+    assert uncovered_cards([named], work, PARAMS, SHORT * work.scale, same, set()) == [named]
 
 
 @pytest.mark.parametrize(("seed", "index"), [(5656, 27), (5151, 27)])
