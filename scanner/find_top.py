@@ -232,14 +232,22 @@ def top_flags(
     still, ``index_over`` says otherwise.  A card
     that another lies over is not on top; otherwise a named card found whole is on top; a card
     named from a corner is on top when it lies over another card or was marked (read at both
-    its index corners); a card not identified keeps its mark.  ``pairs``: ``overlapping``'s
+    its index corners) or, with ``top_lone_named``, overlaps no other outline; a card not
+    identified keeps its mark.  ``pairs``: ``overlapping``'s
     answer, when already known.
     """
     if pairs is None:
         pairs = overlapping(quads, p)
+    paired = {k for pair in pairs for k in pair}
+    # a named card overlapping no other outline: nothing found lies over it
+    lone = [
+        n and (w or p.top_lone_named) and k not in paired
+        for k, (n, w) in enumerate(zip(named, whole, strict=True))
+    ]
     if not pairs:
-        # no card lies over another: a named card found whole is on top, every other keeps its mark
-        return [True if n and w else m for n, w, m in zip(named, whole, marked, strict=True)]
+        # no card lies over another: a named card found whole (or, with ``top_lone_named``, from a
+        # corner) is on top, every other keeps its mark
+        return [True if alone else m for alone, m in zip(lone, marked, strict=True)]
     sides = order_above(quads, work, p, pairs)
     by_index = index_over(quads, named, p, pairs)
     by_index &= ~by_index.T  # each read inside the other: the index boxes do not tell
@@ -256,7 +264,7 @@ def top_flags(
             flags.append(False)
         elif not named[i]:
             flags.append(marked[i])
-        elif whole[i]:
+        elif whole[i] or lone[i]:
             flags.append(True)
         else:
             flags.append(bool(above[i, :].any()) or marked[i])
@@ -363,6 +371,17 @@ def refit_in_pile(
         widths = np.concatenate([widths, ladder])
     best = _fit_within(grown, angles, widths, work, p, p.top_refit_near_best if short is None else None)
     return None if best is None else best[1]
+
+
+def fit_card(
+    region: FloatArray, directions: list[float], short: float, work: Work, p: FindParams
+) -> tuple[float, FloatArray] | None:
+    """The outline of a card of short side ``short`` (work pixels, ``top_refit_size_band`` either
+    way) within the convex ``region`` whose four sides show best as edges, turned at most
+    ``top_refit_turn`` degrees from one of ``directions``: the share of its outline shown (edges
+    seen over two cells count at both), and its corners; ``None`` when nothing there can hold
+    one."""
+    return _fit_within(region, directions, _widths(short, short, p), work, p)
 
 
 def _cluster(quad: FloatArray, work: Work) -> FloatArray:

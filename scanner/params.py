@@ -174,6 +174,26 @@ class FindParams:
             is fitted once more turned any way (not only ``top_refit_turn`` from its outline's
             sides): the outline found may be a card's and the hand or arm over it, whose sides
             run some way off the card's.
+        top_face_fit: a named card marked top that overlaps another outline has its template
+            face aligned to the frame from its outline (``scanner.scan_face_fit``: an affine map,
+            ``cv2.findTransformECC``, both less their shading) ...
+        top_face_min_score: ... and takes the outline so aligned when the face agrees there
+            (normalised correlation) at least this well ...
+        top_face_gain: ... by at least this much more than on its own outline ...
+        top_face_moved: ... the outline lies at least this fraction of its short side from its own
+            (nearer, the outline was right) ...
+        top_face_reach: ... and at most this fraction (farther, another card's print);
+        top_face_aspect: ... and its long side over its short lies within this of ``card_aspect``.
+        top_face_iterations: most steps of the alignment.
+        top_uncovered_share: a cluster of touching cards holding a card named from a corner
+            alone (its whole outline not found), where the card pixels no detection's outline
+            holds come to this fraction of a card's area or more,
+            is fitted over as a whole at the frame's card size and the card read there joins the
+            detections (``scanner.scan_uncovered``: a top card left without an outline) ...
+        top_uncovered_max: ... at most this many clusters a frame (0 never).
+        top_lone_named: a card named from a corner (its whole outline not found) that overlaps
+            no other outline is on top, as a card found whole is: nothing found lies over it
+            (a hand over the top card's middle leaves it no outline of its own).
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -362,6 +382,16 @@ class FindParams:
     top_refit_pile: bool = True
     top_refit_near_best: float = 0.9
     top_refit_around: bool = True
+    top_lone_named: bool = True
+    top_uncovered_share: float = 0.15
+    top_uncovered_max: int = 2
+    top_face_fit: bool = True
+    top_face_min_score: float = 0.6
+    top_face_gain: float = 0.15
+    top_face_moved: float = 0.03
+    top_face_reach: float = 0.35
+    top_face_aspect: float = 0.15
+    top_face_iterations: int = 30
     top_refit_max: int = 4
     top_refit_named_below: float = 0.9
     top_refit_named_gain: float = 0.0
@@ -650,6 +680,16 @@ class FindParams:
         _check_bool("find.complete_hand", self.complete_hand)
         _check_bool("find.flat_fallback", self.flat_fallback)
         _check_bool("find.top_refit_around", self.top_refit_around)
+        _check_bool("find.top_lone_named", self.top_lone_named)
+        _check("find.top_uncovered_share", self.top_uncovered_share, 0.01, 10.0)
+        _check_int("find.top_uncovered_max", self.top_uncovered_max, 0, 64)
+        _check_bool("find.top_face_fit", self.top_face_fit)
+        _check("find.top_face_min_score", self.top_face_min_score, -1.0, 1.0)
+        _check("find.top_face_gain", self.top_face_gain, 0.0, 2.0)
+        _check("find.top_face_moved", self.top_face_moved, 0.0, 1.0)
+        _check("find.top_face_reach", self.top_face_reach, self.top_face_moved, 2.0)
+        _check("find.top_face_aspect", self.top_face_aspect, 0.0, 1.0)
+        _check_int("find.top_face_iterations", self.top_face_iterations, 1, 1000)
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,10 @@ from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
 from scanner.params import FindParams, ScannerParams
 from scanner.scan_covered import read_covered
+from scanner.scan_face_fit import fit_faces
 from scanner.scan_relay import relay_named
 from scanner.scan_twins import drop_outlines, merge_twins
+from scanner.scan_uncovered import uncovered_cards
 from scanner.templates import TemplateError, Templates
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind
@@ -181,11 +183,15 @@ class Scanner:
             whole = {id(d) for d in detections}
             covered = self._refit_unnamed(frame, work, covered, whole)
             covered = self._refit_named_tops(frame, work, covered, whole)
+            covered = self._fit_uncovered(frame, work, covered, whole)
             covered, twins = merge_twins(covered, self.params.find)
             covered, heirs = drop_outlines(covered, whole, self.params.find)
             whole |= twins | heirs
             relaid = relay_named(covered, work, self.params.find, whole)
             whole |= {id(new) for old, new in zip(covered, relaid, strict=True) if id(old) in whole}
+            aligned = fit_faces(relaid, work, self.templates, self.params.find)
+            whole |= {id(new) for old, new in zip(relaid, aligned, strict=True) if id(old) in whole}
+            relaid = aligned
             detections = _retop(relaid, whole, work, self.params.find, self.templates)
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
@@ -332,6 +338,20 @@ class Scanner:
             out[k] = again
             if id(detections[k]) in whole:
                 whole.add(id(again))
+        return out
+
+    def _fit_uncovered(
+        self, frame: Image, work: Work, detections: list[Detection], whole: set[int]
+    ) -> list[Detection]:
+        """``detections`` and the cards named over the clusters of touching cards they leave
+        uncovered (``scanner.scan_uncovered``), at the frame's card size; the ``id`` of each
+        card so named joins ``whole``."""
+        quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
+        short = self._fit_short(work, quads, detections)
+        out = uncovered_cards(
+            detections, work, self.params.find, short, lambda r: self._read_at(frame, work, r), whole
+        )
+        whole |= {id(d) for d in out[len(detections) :]}
         return out
 
     def _refit_one(
