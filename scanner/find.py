@@ -162,7 +162,6 @@ def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
         ("mask", work.mask),
         ("union", None),
         ("split", work.split),
-        ("bright", work.bright),
     ):
         if binary is None:
             out[name] = list(work.union_outlines)  # outlined with the work image already
@@ -171,8 +170,35 @@ def _outlines(work: Work, p: FindParams) -> dict[str, list[Arr]]:
         out[name] = list(contours)
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
-    out["regions"] = _region_outlines(work.regions, min_area, max_area, p)
+    if work.rough is None:
+        out["bright"] = list(cv2.findContours(work.bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+        out["regions"] = _region_outlines(work.regions, min_area, max_area, p)
+        return out
+    # outlined on the shrunk image, back in work pixels (outlines too small for a card left out)
+    shrink, bright, regions = work.rough
+    size = work.grey.shape[1::-1]
+    kept = 0.7 * min_area / shrink**2
+    rough_bright = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    rough_regions = _region_outlines(regions, min_area / shrink**2, max_area / shrink**2, p)
+    grow = p.shrunk_grow
+    rough_bright = [c for c in rough_bright if cv2.contourArea(c) >= kept]
+    out["bright"] = [_scaled_outline(c, shrink, grow, size) for c in rough_bright]
+    out["regions"] = [_scaled_outline(c, shrink, grow, size) for c in rough_regions]
+    out[_ROUGH] = []
     return out
+
+
+def _scaled_outline(contour: Arr, shrink: int, grow: int, size: tuple[int, int]) -> Arr:
+    """An outline found on an image shrunk ``shrink`` times, in the pixels of the work image of
+    ``size`` (width, height): each point goes to the outer pixel of its block (the block's first
+    pixel left of or above the outline's centre, its last right of or below it), then ``grow``
+    pixels further out, inside the image."""
+    pts = contour.reshape(-1, 2)
+    centre = pts.mean(axis=0)
+    outer = (pts >= centre).astype(np.int32)
+    scaled = pts * shrink + outer * (shrink - 1) + (2 * outer - 1) * grow
+    np.clip(scaled, 0, np.array(size, np.int32) - 1, out=scaled)
+    return np.asarray(scaled.reshape(-1, 1, 2), dtype=np.int32)
 
 
 def _region_outlines(regions: Arr, min_area: float, max_area: float, p: FindParams) -> list[Arr]:
@@ -211,6 +237,20 @@ def _dense(contour: Arr) -> FloatArray:
 _PASSES = (("mask", False), ("union", False), ("split", False), ("bright", True), ("regions", True))
 """The cuts that outline lone cards, and whether a quad outlined by each must pass the card checks."""
 
+_ROUGH = "rough"
+"""The key whose presence in the outlines of ``_outlines`` marks those of ``_ROUGH_CUTS`` as found
+on the work image shrunk (``Work.rough``)."""
+_ROUGH_CUTS = ("bright", "regions")
+
+
+def _full_cuts(work: Work, outlines: dict[str, list[Arr]], p: FindParams) -> None:
+    """Replace the rough outlines of ``_ROUGH_CUTS`` in ``outlines`` by those of the work image's
+    own ``bright`` and ``regions`` (made now)."""
+    area = float(work.grey.shape[0] * work.grey.shape[1])
+    outlines["bright"] = list(cv2.findContours(work.bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+    outlines["regions"] = _region_outlines(work.regions, p.min_card_area * area, p.max_card_area * area, p)
+    del outlines[_ROUGH]
+
 
 def _lone_cards(
     work: Work,
@@ -227,6 +267,16 @@ def _lone_cards(
     lone: list[FloatArray] = []
     polygons: list[tuple[Arr, float]] = []  # of ``lone``, for ``_explained``
     for name, verify in passes:
+        if name in _ROUGH_CUTS and _ROUGH in outlines:
+            # rough outlines: the work image's own are made only when some rough outline could
+            # be a card that the cards found so far do not explain
+            if not any(
+                min_area * 0.7 <= cv2.contourArea(c) <= max_area and not _explained(c, lone, 1.3, polygons)
+                for cut in _ROUGH_CUTS
+                for c in outlines[cut]
+            ):
+                continue
+            _full_cuts(work, outlines, p)
         for c in outlines[name]:
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3, polygons):
                 continue

@@ -6,7 +6,11 @@ colour (cards are white; tables are coloured or textured).  Two edge maps are
 kept: fine edges of a lightly smoothed image (a thin shadow where a card lies
 on a card) that cut the card pixels into the visible parts of single cards, and
 edges of a median-filtered image (speckle and table texture gone) whose
-enclosed regions outline lone cards whatever the table's lightness.
+enclosed regions outline lone cards whatever the table's lightness.  Those
+(``Work.bright``, ``Work.regions``) are first made of the work image shrunk
+(``FindParams.outline_shrink``, ``Work.rough``) and at the work image's size
+only when the finder asks: when a rough outline could be a card that the lone
+cards found by then do not explain.
 """
 
 from __future__ import annotations
@@ -38,12 +42,6 @@ class Work:
     """Card pixels with small gaps closed: every cluster of touching cards is one blob."""
     split: Arr
     """Card pixels with fine edges cut out: the visible parts of single cards."""
-    bright: Arr
-    """Light colourless pixels by a global (Otsu) split, denoised edges cut out."""
-    regions: Arr
-    """Everything but denoised edges: regions enclosed by edges."""
-    blurred: Arr
-    """``grey`` median-filtered (speckle and table texture gone)."""
     colourless: Arr
     """Pixels of little colour."""
     fine: Arr
@@ -56,6 +54,36 @@ class Work:
     """Lightness of the frame's lightest tenth."""
     union_outlines: tuple[Arr, ...]
     """The outer outlines of ``union`` (``cv2.RETR_EXTERNAL``, chains compressed)."""
+    denoise_kernel: int
+    """The median filter's size that makes ``blurred`` of ``grey``."""
+    canny: tuple[float, float]
+    """Canny's hysteresis thresholds of the denoised edges (``regions``)."""
+    rough: tuple[int, Arr, Arr] | None = None
+    """``None``, or the shrink factor, ``bright`` and ``regions`` made of the work image shrunk that
+    many times (``FindParams.outline_shrink``): the finder's last lone-card passes look at those
+    first and ask for the full ones only when they show an outline no card found explains."""
+
+    @functools.cached_property
+    def blurred(self) -> Arr:
+        """``grey`` median-filtered (speckle and table texture gone).  Made with the work image
+        when it has no ``rough`` cuts, else on first use, and kept."""
+        k = self.denoise_kernel
+        return np.asarray(cv2.medianBlur(self.grey, k)) if k > 1 else self.grey
+
+    @functools.cached_property
+    def _cuts(self) -> tuple[Arr, Arr]:
+        """``bright`` and ``regions``, made on first use and kept."""
+        return _denoised_cuts(self.blurred, self.colourless, *self.canny)
+
+    @property
+    def bright(self) -> Arr:
+        """Light colourless pixels by a global (Otsu) split, denoised edges cut out."""
+        return self._cuts[0]
+
+    @property
+    def regions(self) -> Arr:
+        """Everything but denoised edges: regions enclosed by edges."""
+        return self._cuts[1]
 
     @functools.cached_property
     def edges(self) -> Arr:
@@ -100,30 +128,49 @@ def make_work(image: Image, p: FindParams) -> Work:
         mask, cv2.bitwise_not(cv2.dilate(fine, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))))
     )
 
-    blurred = cv2.medianBlur(grey, p.denoise_kernel) if p.denoise_kernel > 1 else grey
-    not_edges = cv2.bitwise_not(cv2.dilate(_canny(blurred, p.canny_low, p.canny_high), square))
-    # A global lightness split catches cards too large for the local table estimate.
-    _t, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    bright = cv2.bitwise_and(bright, colourless)
-    bright = cv2.bitwise_and(cv2.morphologyEx(bright, cv2.MORPH_OPEN, square), not_edges)
+    shrink = p.outline_shrink
+    rough: tuple[int, Arr, Arr] | None = None
+    if shrink > 1:
+        # the rough cuts: the regions and the bright pixels of the work image shrunk
+        shrunk = (max(1, size[0] // shrink), max(1, size[1] // shrink))
+        k = p.shrunk_denoise_kernel
+        small_grey = cv2.resize(grey, shrunk, interpolation=cv2.INTER_AREA)
+        denoised = cv2.medianBlur(small_grey, k) if k > 1 else small_grey
+        small_colourless = cv2.resize(colourless, shrunk, interpolation=cv2.INTER_NEAREST)
+        rough = (shrink, *_denoised_cuts(denoised, small_colourless, p.shrunk_canny_low, p.shrunk_canny_high))
 
     gx, gy = cv2.spatialGradient(smooth, ksize=3)  # both 3x3 Sobel derivatives (int16) in one pass
-    return Work(
+    work = Work(
         scale=scale,
         grey=grey,
         mask=mask,
         union=union,
         split=split,
-        bright=bright,
-        regions=not_edges,
-        blurred=blurred,
         colourless=colourless,
         fine=fine,
         gx=gx,
         gy=gy,
         light_level=_lightest_tenth(tiny),
         union_outlines=tuple(union_outlines),
+        denoise_kernel=p.denoise_kernel,
+        canny=(p.canny_low, p.canny_high),
+        rough=rough,
     )
+    if rough is None:
+        _ = work.bright  # made with the work image, as the finder asks for them on every frame
+    return work
+
+
+def _denoised_cuts(denoised: Arr, colourless: Arr, low: float, high: float) -> tuple[Arr, Arr]:
+    """The light colourless pixels (``Work.bright``) and the regions enclosed by edges
+    (``Work.regions``) of a median-filtered lightness ``denoised``."""
+    square = np.ones((3, 3), np.uint8)
+    not_edges = cv2.bitwise_not(cv2.dilate(_canny(denoised, low, high), square))
+    # A global lightness split catches cards too large for the local table estimate.
+    _t, bright = cv2.threshold(denoised, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    bright = cv2.bitwise_and(bright, colourless)
+    bright = cv2.bitwise_and(cv2.morphologyEx(bright, cv2.MORPH_OPEN, square), not_edges)
+    return np.asarray(bright), np.asarray(not_edges)
 
 
 @dataclass(frozen=True)

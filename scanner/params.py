@@ -78,6 +78,16 @@ class FindParams:
         max_chroma: a card pixel's largest |a|, |b| deviation in Lab (cards are white).
         denoise_kernel: median filter size (odd) applied before edges are found (noise, texture).
         canny_low, canny_high: hysteresis thresholds of the (denoised) edges that outline lone cards.
+        outline_shrink: those denoised edges, the regions they enclose and the light colourless
+            pixels (Otsu) are first made of the work image shrunk this many times (1: not, they
+            are made at the work image's size for every frame): only when one of their outlines,
+            scaled back, could be a card that the lone cards found by then do not explain are
+            they made at the work image's size (a frame of separate cards found whole never
+            needs them) ...
+        shrunk_denoise_kernel: ... with a median filter of this size (odd) when shrunk; their
+            outlines, scaled back, are grown by ``shrunk_grow`` work pixels (a region enclosed by
+            edges ends an edge and its widening inside the card's side, wider when shrunk).
+        shrunk_canny_low, shrunk_canny_high: the hysteresis thresholds of those edges when shrunk.
         split_canny_low, split_canny_high: hysteresis thresholds of the fine edges that split
             touching and overlapping cards.
         fine_pad: the fine edges are looked for only in the boxes of clusters of card pixels,
@@ -320,6 +330,11 @@ class FindParams:
     denoise_kernel: int = 5
     canny_low: float = 15.0
     canny_high: float = 45.0
+    outline_shrink: int = 2
+    shrunk_denoise_kernel: int = 3
+    shrunk_grow: int = 1
+    shrunk_canny_low: float = 15.0
+    shrunk_canny_high: float = 45.0
     split_canny_low: float = 20.0
     split_canny_high: float = 50.0
     fine_pad: int = 8
@@ -522,6 +537,13 @@ class FindParams:
         _check("find.denoise_kernel", self.denoise_kernel, 1, 15)
         if not isinstance(self.denoise_kernel, int) or self.denoise_kernel % 2 == 0:
             raise ValueError(f"find.denoise_kernel must be an odd int, got {self.denoise_kernel!r}")
+        _check_int("find.outline_shrink", self.outline_shrink, 1, 4)
+        _check_int("find.shrunk_denoise_kernel", self.shrunk_denoise_kernel, 1, 15)
+        if self.shrunk_denoise_kernel % 2 == 0:
+            raise ValueError(f"find.shrunk_denoise_kernel must be odd, got {self.shrunk_denoise_kernel!r}")
+        _check_int("find.shrunk_grow", self.shrunk_grow, 0, 8)
+        _check("find.shrunk_canny_low", self.shrunk_canny_low, 0.0, 1000.0)
+        _check("find.shrunk_canny_high", self.shrunk_canny_high, self.shrunk_canny_low, 1000.0)
         _check("find.canny_low", self.canny_low, 0.0, 1000.0)
         _check("find.canny_high", self.canny_high, 0.0, 1000.0)
         if self.canny_low > self.canny_high:
