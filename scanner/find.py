@@ -594,6 +594,9 @@ def find_cards(
         lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
         quads = lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
+    if quads and params.flat_weak_below > 0.0 and params.flat_fallback and faint is not None and not lone:
+        # only scraps, none outlined well: a shadow may cut a card's outline into them
+        quads = _weak_in_shade(image, work, quads, shown, params)
     if not quads and params.flat_fallback:
         # no card at all: a shadow band may cut every card's outline; look once more with the
         # table's light divided out
@@ -631,6 +634,27 @@ def find_cards(
         )
     log.debug("found %d cards (%d lone)", len(found), len(lone))
     return found
+
+
+def _weak_in_shade(
+    image: Image,
+    work: Work,
+    quads: list[FloatArray],
+    shown: Callable[[FloatArray], float | None],
+    p: FindParams,
+) -> list[FloatArray]:
+    """``quads`` (no lone card among them), with the cards bounded by lines in the frame with the
+    table's light divided out (``flat_work``) put in place of the quads they overlap, when every
+    quad shows less than ``flat_weak_below`` of its outline (scraps of print and shadow: a shadow
+    across a card on a light table cuts its outline, and its edges run on past the card's
+    corners) and the light is uneven."""
+    if any((shown(q) or 0.0) >= p.flat_weak_below for q in quads):
+        return quads
+    flat = flat_work(image, work, p)
+    if flat is None:
+        return quads
+    lined = _lone_by_lines(flat, make_faint(flat, p).edges, p)
+    return lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
 
 
 def _refine_in_frame(quad: FloatArray, image: Image, radius: int, p: FindParams) -> FloatArray:

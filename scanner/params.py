@@ -287,6 +287,11 @@ class FindParams:
             once more with the faint edges' thresholds (``faint_canny_low``, ``faint_canny_high``)
             times this factor: a card's side that the shadow's edge leaves hardly darker than the
             table shows only as a weaker edge (1.0: no such look).
+        flat_weak_below: a frame with no lone card whose every other card shows less than this
+            fraction of its outline (scraps of print and shadow: a shadow across a card on a light
+            table cuts its outline into pieces) is looked at with the table's light divided out
+            too, when the light is uneven: cards bounded by lines there take the place of the
+            quads they overlap (0.0: no such look).
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -459,6 +464,7 @@ class FindParams:
     flat_blur: float = 0.0625
     flat_min_shade: float = 0.15
     flat_faint_factor: float = 0.5
+    flat_weak_below: float = 0.5
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.05
@@ -676,6 +682,7 @@ class FindParams:
         _check("find.flat_blur", self.flat_blur, 0.0, 1.0)
         _check("find.flat_min_shade", self.flat_min_shade, 0.0, 1.0)
         _check("find.flat_faint_factor", self.flat_faint_factor, 0.01, 1.0)
+        _check("find.flat_weak_below", self.flat_weak_below, 0.0, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)

@@ -43,8 +43,9 @@ def test_the_split_learns_from_half_the_single_card_photos() -> None:
 def test_phone_photos_of_one_card_floor(figures: dict[str, Any]) -> None:
     phone = figures["kinds"]["single_phone_table"]
     assert phone["photos"] == 32
-    # 24 of 32: the 6H crossed by a shadow band is found by the flattened frame's fainter look
-    assert phone["right_pct"] >= 74.0, phone
+    # 25 of 32: the 6H crossed by a shadow band is found by the flattened frame's fainter look,
+    # the 7C whose outline the phone's shadow cuts into scraps by lines in the flattened frame
+    assert phone["right_pct"] >= 77.0, phone
     assert phone["wrong"] == 0, phone  # a card not named is better than a wrong name
 
 

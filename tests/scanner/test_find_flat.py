@@ -91,6 +91,8 @@ def test_an_empty_light_table_under_a_shadow_has_no_cards() -> None:
         ("flat_min_shade", 2.0),
         ("flat_faint_factor", 0.0),
         ("flat_faint_factor", 1.5),
+        ("flat_weak_below", -0.1),
+        ("flat_weak_below", 1.5),
     ],
 )
 def test_bad_flat_field_parameters_are_refused_naming_the_field(field: str, value: object) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from benchmarks.real_cards import params_for, read_rows, real_cards_folder, split
-from scanner.find import find_cards
+from scanner.find import FoundCard, find_cards
 
 pytestmark = pytest.mark.slow
 
@@ -64,3 +64,29 @@ def test_a_card_crossed_by_a_shadow_band_is_found_by_the_fainter_flattened_look(
     # a whole card of the photo's cards' size: a fifth to a half of the frame
     share = float(cv2.contourArea(corners)) / (image.shape[0] * image.shape[1])
     assert 0.2 <= share <= 0.5, share
+
+
+def test_a_card_whose_outline_a_shadow_cuts_into_scraps_is_bounded_by_lines_in_the_flattened_frame() -> None:
+    # the 7C of the test half (the second phone photo of it): the phone's shadow crosses the
+    # card, and the first looks outline only scraps of print and shadow (none showing half its
+    # outline), so the frame is looked at with the table's light divided out, where lines bound
+    # the whole card and take the place of the scraps
+    folder = real_cards_folder()
+    if folder is None:
+        pytest.skip("real photos not present")
+    rows, _ = split(read_rows(folder))
+    learned = {r.path for r in rows}
+    path = next(p for p, label in _phone_labels(folder) if label == "7C" and p not in learned)
+    image = np.asarray(cv2.imread(str(path), cv2.IMREAD_COLOR), dtype=np.uint8)
+    params = params_for("single_phone_table").find
+    area = float(image.shape[0] * image.shape[1])
+
+    def shares(found: list[FoundCard]) -> list[float]:
+        return [float(cv2.contourArea(np.asarray(f.corners, dtype=np.float32))) / area for f in found]
+
+    scraps = find_cards(image, replace(params, flat_weak_below=0.0))
+    assert scraps and max(shares(scraps)) < 0.1, shares(scraps)
+    found = find_cards(image, params)
+    assert len(found) == 1
+    # a whole card of the photo's cards' size: a fifth to a half of the frame
+    assert 0.2 <= shares(found)[0] <= 0.5, shares(found)
