@@ -723,6 +723,10 @@ class CoveredParams:
         veto_lead: the identifier's first card for a found card vetoes a different name read at
             a corner on nearly its outline only when it leads the identifier's runner-up by at
             least this much (0: whenever it is first).
+        veto_score: ...and only when it scores at least this much: a found card whose first
+            card scores less is read no better than by chance (outlines over two or three cards
+            of a fan: 0.12-0.31, against corners read at 0.71-0.83), and its first card says
+            nothing (0: at any score).
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -946,6 +950,7 @@ class CoveredParams:
     size_probes: int = 8
     over_identified: bool = True
     veto_lead: float = 0.02
+    veto_score: float = 0.4
     size_votes: int = 2
     size_candidates: int = 10
     size_edges: int = 3
@@ -1051,6 +1056,7 @@ class CoveredParams:
         _check_int("covered.size_probes", self.size_probes, 0, 100)
         _check_int("covered.size_votes", self.size_votes, 1, 100)
         _check("covered.veto_lead", self.veto_lead, 0.0, 2.0)
+        _check("covered.veto_score", self.veto_score, 0.0, 1.0)
         _check_bool("covered.over_identified", self.over_identified)
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)
         _check_int("covered.size_edges", self.size_edges, 0, 32)

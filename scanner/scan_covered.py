@@ -774,7 +774,8 @@ def _vetoes(
     (``same_card``), one of the deck (a card outside the deck, a king in an Oktris frame,
     says the identifier read the card poorly, e.g. its other index corner under another card),
     ahead of its own runner-up (``found``'s) by at least ``veto_lead`` (a first place by less
-    says no more than a tie)."""
+    says no more than a tie), at a score of at least ``veto_score`` (a first card scored less
+    says no more than chance)."""
     lead = found.confidence - found.runner_up_confidence
     return (
         rival is not None
@@ -782,6 +783,7 @@ def _vetoes(
         and apart <= p.same_card
         and in_deck(rival, deck)
         and lead >= p.veto_lead
+        and found.confidence >= p.veto_score
     )
 
 

@@ -187,6 +187,8 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(edge_steps=(0.0, 2.0))
     with pytest.raises(ValueError, match=r"covered\.veto_lead"):
         CoveredParams(veto_lead=-0.1)
+    with pytest.raises(ValueError, match=r"covered\.veto_score"):
+        CoveredParams(veto_score=1.5)
     with pytest.raises(ValueError, match=r"covered\.over_identified"):
         CoveredParams(over_identified=0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"covered\.turn_reads must be an int"):
@@ -411,6 +413,28 @@ def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
     # the same lead vetoes when the veto asks for none
     strict = replace(p, covered=replace(p.covered, veto_lead=0.0))
     assert target.card not in [d.card for d in read_covered(image, work, [tied], templates, strict, [rival])]
+
+
+def test_a_rival_ranked_first_at_a_chance_score_vetoes_nothing(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, _ = fanned
+    p, work, target, rival = _named_and_rival(image, templates)
+    # the identifier's first card well ahead of its runner-up, but at a score no reading has
+    faint = Detection(
+        card=None,
+        confidence=0.28,
+        corners=target.corners,
+        top=False,
+        runner_up=None,
+        runner_up_confidence=0.22,
+    )
+    assert faint.confidence < p.covered.veto_score
+    assert faint.confidence - faint.runner_up_confidence >= p.covered.veto_lead
+    assert target.card in [d.card for d in read_covered(image, work, [faint], templates, p, [rival])]
+    # the same reading vetoes when any score may veto
+    strict = replace(p, covered=replace(p.covered, veto_score=0.0))
+    assert target.card not in [d.card for d in read_covered(image, work, [faint], templates, strict, [rival])]
 
 
 def _run_end(quad: np.ndarray, along: float) -> CornerProposal:
