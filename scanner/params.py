@@ -667,6 +667,13 @@ class CoveredParams:
             opened by ``open_margin`` (thin rims along their outlines taken away), add up to
             this fraction of the smallest card's area...
         open_margin: ...and only within this many work pixels of those card pixels.
+        overlap_open: where those are too few, the card pixels inside a card identified that
+            overlaps another card identified, on another visible card part (``work.split``) than
+            the index that card was identified at and reaching the outer outline of the card
+            pixels, count as well (with ``over_identified``; not opened): the middle card of a
+            fan or a row of three shows only inside the outlines of the identified cards either
+            side of it.  Such a frame's corners are read as they lie and turned, not moved nor
+            searched farther.
         max_reads: at most this many corners are read per frame (the time per frame stays
             bounded; a hand row of a dozen cards offers a hundred corners and more, and 24
             reads left cards of hand rows unread: 64 named 4-7 more cards on each of the
@@ -933,6 +940,7 @@ class CoveredParams:
     index_ink: float = 40.0
     min_open: float = 0.1
     open_margin: int = 3
+    overlap_open: bool = True
     max_reads: int = 64
     search_px: int = 12
     min_score: float = 0.6
@@ -1057,6 +1065,7 @@ class CoveredParams:
         _check_int("covered.size_votes", self.size_votes, 1, 100)
         _check("covered.veto_lead", self.veto_lead, 0.0, 2.0)
         _check("covered.veto_score", self.veto_score, 0.0, 1.0)
+        _check_bool("covered.overlap_open", self.overlap_open)
         _check_bool("covered.over_identified", self.over_identified)
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)
         _check_int("covered.size_edges", self.size_edges, 0, 32)

@@ -189,6 +189,8 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(veto_lead=-0.1)
     with pytest.raises(ValueError, match=r"covered\.veto_score"):
         CoveredParams(veto_score=1.5)
+    with pytest.raises(ValueError, match=r"covered\.overlap_open"):
+        CoveredParams(overlap_open=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"covered\.over_identified"):
         CoveredParams(over_identified=0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"covered\.turn_reads must be an int"):
@@ -393,6 +395,32 @@ def test_a_card_lying_on_a_card_identified_is_read_inside_its_outline(templates:
     assert second.card in named
     assert second.card not in named_off
     assert all(c in cards for c in named)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_middle_card_between_two_identified_cards_is_read_inside_their_outlines(
+    templates: Templates, seed: int
+) -> None:
+    # a fan (seed 0) or a row (seed 1) of three whose outer two cards are identified: the middle
+    # card shows only inside their outlines, and with the card pixels outside them too few to
+    # look for corners at all, it was never read
+    rng = np.random.default_rng(seed)
+    cards = [parse_card(label, DeckKind.OKTRIS) for label in ("5C", "2H", "7S")]
+    if seed == 0:
+        placed = fan(cards, (640.0, 400.0), float(rng.uniform(-20, 20)), CARD_PX, rng)
+    else:
+        placed = hand_row(cards, 1, 3, (1280, 720), CARD_PX, rng)
+    image, truth = render(Scene(cards=placed, card_px=CARD_PX), rng)
+    outer = [truth.cards[0], truth.cards[2]]
+    known = [Detection(card=c.card, confidence=0.9, corners=c.corners, top=False) for c in outer]
+    p = _calibrated()
+    work = make_work(image, p.find)
+    named = [d.card for d in read_covered(image, work, known, templates, p) if d.card is not None]
+    off = replace(p, covered=replace(p.covered, overlap_open=False))
+    named_off = [d.card for d in read_covered(image, work, known, templates, off) if d.card is not None]
+    assert truth.cards[1].card in named
+    assert truth.cards[1].card not in named_off
+    assert sorted(map(str, named)) == sorted(map(str, cards))
 
 
 def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
