@@ -739,6 +739,13 @@ class CoveredParams:
             opened by ``open_margin`` (thin rims along their outlines taken away), add up to
             this fraction of the smallest card's area...
         open_margin: ...and only within this many work pixels of those card pixels.
+        overlap_open: where those are too few, the card pixels inside a card identified that
+            overlaps another card identified, on another visible card part (``work.split``) than
+            the index that card was identified at and reaching the outer outline of the card
+            pixels, count as well (with ``over_identified``; not opened): the middle card of a
+            fan or a row of three shows only inside the outlines of the identified cards either
+            side of it.  Such a frame's corners are read as they lie and turned, not moved nor
+            searched farther.
         max_reads: at most this many corners are read per frame (the time per frame stays
             bounded; a hand row of a dozen cards offers a hundred corners and more, and 24
             reads left cards of hand rows unread: 64 named 4-7 more cards on each of the
@@ -800,6 +807,10 @@ class CoveredParams:
         veto_lead: the identifier's first card for a found card vetoes a different name read at
             a corner on nearly its outline only when it leads the identifier's runner-up by at
             least this much (0: whenever it is first).
+        veto_score: ...and only when it scores at least this much: a found card whose first
+            card scores less is read no better than by chance (outlines over two or three cards
+            of a fan: 0.12-0.31, against corners read at 0.71-0.83), and its first card says
+            nothing (0: at any score).
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -1006,6 +1017,7 @@ class CoveredParams:
     index_ink: float = 40.0
     min_open: float = 0.1
     open_margin: int = 3
+    overlap_open: bool = True
     max_reads: int = 64
     search_px: int = 12
     min_score: float = 0.6
@@ -1024,6 +1036,7 @@ class CoveredParams:
     size_probes: int = 8
     over_identified: bool = True
     veto_lead: float = 0.02
+    veto_score: float = 0.4
     size_votes: int = 2
     size_candidates: int = 10
     size_edges: int = 3
@@ -1129,6 +1142,8 @@ class CoveredParams:
         _check_int("covered.size_probes", self.size_probes, 0, 100)
         _check_int("covered.size_votes", self.size_votes, 1, 100)
         _check("covered.veto_lead", self.veto_lead, 0.0, 2.0)
+        _check("covered.veto_score", self.veto_score, 0.0, 1.0)
+        _check_bool("covered.overlap_open", self.overlap_open)
         _check_bool("covered.over_identified", self.over_identified)
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)
         _check_int("covered.size_edges", self.size_edges, 0, 32)

@@ -6,7 +6,10 @@ index.  Here the index decides instead of the geometry:
 
 1. only card pixels outside the cards already identified can show another
    card's index: with too few of them nothing is done (a frame of lone cards
-   costs almost nothing);
+   costs almost nothing), unless two cards identified overlap and another card
+   part inside them reaches the outline of the card pixels (the middle card of a fan of
+   three, ``CoveredParams.overlap_open``: its corners are then read as they lie and turned
+   only);
 2. every right-handed corner near them (``scanner.find_corners``: corners of
    the outlines of card parts, and straight card edges meeting at a right angle)
    is taken for the top-left corner of a card of the frame's card size
@@ -220,6 +223,49 @@ def _worth_reading(
         return False
     part = _part(pts, labels)
     return part > 0 and all(n.part not in (0, part) for n in inside)
+
+
+def _overlapping(quads: list[FloatArray]) -> list[bool]:
+    """Per card ``quads`` (work pixels), whether its outline overlaps another's."""
+    out = [False] * len(quads)
+    boxes = [(q.min(axis=0), q.max(axis=0)) for q in quads]
+    for k in range(len(quads)):
+        for j in range(k + 1, len(quads)):
+            if (boxes[k][0] > boxes[j][1]).any() or (boxes[j][0] > boxes[k][1]).any():
+                continue  # their bounding boxes lie apart
+            area, _ = cv2.intersectConvexConvex(quads[k].astype(np.float32), quads[j].astype(np.float32))
+            if area > 0:
+                out[k] = out[j] = True
+    return out
+
+
+def _over_overlaps(
+    cards: Image, own: list[_Identified], overlaps: list[bool], labels: Image, rim_px: int
+) -> Image:
+    """The card pixels (``cards``, work scale, 0/255) inside a card identified (``own``) that
+    overlaps another card identified (``overlaps``), on a visible card part (``labels`` of
+    ``work.split``) other than the one its index was identified at and than those of the other
+    cards identified there, that reaches within ``rim_px`` of the outer outline of the card pixels:
+    where a card lying between the cards of a fan or a row can show."""
+    shape = cards.shape[:2]
+    # the rim of the card pixels: a card between others pokes out of them there, where the print
+    # on a card identified (the parts inside its printed frame) does not reach
+    rim = (cards > 0) & (cv2.erode(cards, np.ones((2 * rim_px + 1, 2 * rim_px + 1), np.uint8)) == 0)
+    out = np.zeros(shape, np.uint8)
+    for k, item in enumerate(own):
+        if item.part == 0 or not overlaps[k]:
+            continue
+        mask = np.zeros(shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(item.quad).astype(np.int32), 255)
+        inside = (mask > 0) & (cards > 0) & (labels > 0) & (labels != item.part)
+        for j, other in enumerate(own):
+            if j != k and overlaps[j]:
+                other_mask = np.zeros(shape, np.uint8)
+                cv2.fillConvexPoly(other_mask, np.round(other.quad).astype(np.int32), 255)
+                inside &= ~((other_mask > 0) & (labels == other.part))
+        inside &= np.isin(labels, np.unique(labels[inside & rim]))
+        out[inside] = 255
+    return out
 
 
 def _fit_size(proposal: CornerProposal, short: float, work: Work, params: ScannerParams) -> FloatArray:
@@ -451,23 +497,37 @@ def read_covered(
     size = 2 * p.open_margin + 1
     kernel = np.ones((size, size), np.uint8)
     smallest = params.find.min_card_area * float(cards.shape[0] * cards.shape[1])
-    if cv2.countNonZero(cv2.erode(where, kernel)) < p.min_open * smallest:
+    labels: Image | None = None
+    own: list[_Identified] = [_Identified(q, 0) for q in identified]
+    opened = cv2.countNonZero(cv2.erode(where, kernel))
+    between: Image | None = None
+    if opened < p.min_open * smallest and p.overlap_open and p.over_identified and len(identified) > 1:
+        overlaps = _overlapping(identified)
+        if any(overlaps):
+            # a card between two identified cards of a fan or a row shows only inside their
+            # outlines (its visible part lies between edges already: counted as it is, not opened)
+            labels = np.asarray(cv2.connectedComponents(work.split, connectivity=4)[1], np.int32)
+            own = [_Identified(q, _part(_index_points(q), labels)) for q in identified]
+            between = _over_overlaps(cards, own, overlaps, labels, p.open_margin)
+            where = np.asarray(cv2.bitwise_or(where, between), np.uint8)
+            opened += cv2.countNonZero(between)
+    if opened < p.min_open * smallest:
         return detections
+    if identified and p.over_identified and labels is None:
+        labels = np.asarray(cv2.connectedComponents(work.split, connectivity=4)[1], np.int32)
+        own = [_Identified(q, _part(_index_points(q), labels)) for q in identified]
+    # where the card pixels open lie only inside the cards identified (``overlap_open``), a corner
+    # is read as it lies and turned a few degrees, not moved nor searched farther: a row's index
+    # corners lie close together there, and a read moved off its corner reaches the next print
+    plain = between is not None
     near: Image = np.asarray(cv2.dilate(where, kernel), np.uint8)
     proposals = corner_proposals(work, params.find, p, near)
     reads = 0
     turn_reads = 0
-    shift_reads = 0
-    search_reads = 0
+    shift_reads = p.shift_reads if plain else 0
+    search_reads = p.search_reads if plain else 0
     named: list[_Named] = []
     probed: set[int] = set()
-    labels: Image | None = None
-    own: list[_Identified] = []
-    if identified and p.over_identified:
-        labels = np.asarray(cv2.connectedComponents(work.split, connectivity=4)[1], np.int32)
-        own = [_Identified(q, _part(_index_points(q), labels)) for q in identified]
-    else:
-        own = [_Identified(q, 0) for q in identified]
     if params.find.card_size_px is None and not identified and p.size_probes > 0:
         sides = whole_sides(work.union, smallest, p)
         edges = longest_edges(work, p)
@@ -554,7 +614,7 @@ def read_covered(
         len(named),
     )
     if p.gap_reads > 0:
-        named += _gap_named(frame, work, cards, identified, named, templates, params)
+        named += _gap_named(frame, work, cards, identified, named, templates, params, search=not plain)
     if not named:
         return detections
     if p.centre_check or p.resize_steps:
@@ -674,6 +734,7 @@ def _gap_named(
     named: list[_Named],
     templates: Templates,
     params: ScannerParams,
+    search: bool = True,
 ) -> list[_Named]:
     """The cards named at the index corners of the gaps between two named cards of a row or a fan
     (``find_corners.gap_corners``; the cards ``identified``, work pixels, and those ``named`` from
@@ -682,7 +743,8 @@ def _gap_named(
     allows (its index box on card paper, holding print), its index box's centre farther than
     ``gap_apart`` of the short side from the index boxes of the cards named or on another card
     part than theirs; the cards named so make new pairs, read in up to ``gap_rounds`` rounds.  Such
-    cards are a last resort (``_Named.moved``)."""
+    cards are a last resort (``_Named.moved``).  Without ``search`` a corner read unclear is not
+    searched farther."""
     p = params.covered
     quads = [*identified, *(n.quad * work.scale for n in _merge(named, p.same_card, p.same_place))]
     if len(quads) < 2:
@@ -695,7 +757,7 @@ def _gap_named(
     for _ in range(p.gap_rounds):
         # a card named in a gap makes new pairs with its neighbours: the next round reads theirs
         found = _gap_round(
-            frame, work, cards, quads, own, labels, seen, templates, params, p.gap_reads - reads
+            frame, work, cards, quads, own, labels, seen, templates, params, p.gap_reads - reads, search
         )
         reads += found[1]
         if not found[0]:
@@ -716,6 +778,7 @@ def _gap_round(
     templates: Templates,
     params: ScannerParams,
     budget: int,
+    search: bool = True,
 ) -> tuple[list[_Named], int]:
     """One round of ``_gap_named``: the gap corners of ``quads`` (work pixels) not ``seen`` yet
     (their points are added to it) read, at most ``budget`` reads; the cards named are added to
@@ -744,7 +807,7 @@ def _gap_round(
         turns = min(len(p.turn_angles), budget - reads - 1)
         reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, turns)
         reads += 1 + extra
-        if reading.card is None and reads < budget:
+        if reading.card is None and search and reads < budget:
             found, turn, extra = read_corner_searching(
                 frame, quad / work.scale, reading, templates, params, budget - reads
             )
@@ -774,7 +837,8 @@ def _vetoes(
     (``same_card``), one of the deck (a card outside the deck, a king in an Oktris frame,
     says the identifier read the card poorly, e.g. its other index corner under another card),
     ahead of its own runner-up (``found``'s) by at least ``veto_lead`` (a first place by less
-    says no more than a tie)."""
+    says no more than a tie), at a score of at least ``veto_score`` (a first card scored less
+    says no more than chance)."""
     lead = found.confidence - found.runner_up_confidence
     return (
         rival is not None
@@ -782,6 +846,7 @@ def _vetoes(
         and apart <= p.same_card
         and in_deck(rival, deck)
         and lead >= p.veto_lead
+        and found.confidence >= p.veto_score
     )
 
 

@@ -187,6 +187,10 @@ def test_covered_params_are_validated() -> None:
         CoveredParams(edge_steps=(0.0, 2.0))
     with pytest.raises(ValueError, match=r"covered\.veto_lead"):
         CoveredParams(veto_lead=-0.1)
+    with pytest.raises(ValueError, match=r"covered\.veto_score"):
+        CoveredParams(veto_score=1.5)
+    with pytest.raises(ValueError, match=r"covered\.overlap_open"):
+        CoveredParams(overlap_open=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"covered\.over_identified"):
         CoveredParams(over_identified=0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"covered\.turn_reads must be an int"):
@@ -393,6 +397,32 @@ def test_a_card_lying_on_a_card_identified_is_read_inside_its_outline(templates:
     assert all(c in cards for c in named)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_middle_card_between_two_identified_cards_is_read_inside_their_outlines(
+    templates: Templates, seed: int
+) -> None:
+    # a fan (seed 0) or a row (seed 1) of three whose outer two cards are identified: the middle
+    # card shows only inside their outlines, and with the card pixels outside them too few to
+    # look for corners at all, it was never read
+    rng = np.random.default_rng(seed)
+    cards = [parse_card(label, DeckKind.OKTRIS) for label in ("5C", "2H", "7S")]
+    if seed == 0:
+        placed = fan(cards, (640.0, 400.0), float(rng.uniform(-20, 20)), CARD_PX, rng)
+    else:
+        placed = hand_row(cards, 1, 3, (1280, 720), CARD_PX, rng)
+    image, truth = render(Scene(cards=placed, card_px=CARD_PX), rng)
+    outer = [truth.cards[0], truth.cards[2]]
+    known = [Detection(card=c.card, confidence=0.9, corners=c.corners, top=False) for c in outer]
+    p = _calibrated()
+    work = make_work(image, p.find)
+    named = [d.card for d in read_covered(image, work, known, templates, p) if d.card is not None]
+    off = replace(p, covered=replace(p.covered, overlap_open=False))
+    named_off = [d.card for d in read_covered(image, work, known, templates, off) if d.card is not None]
+    assert truth.cards[1].card in named
+    assert truth.cards[1].card not in named_off
+    assert sorted(map(str, named)) == sorted(map(str, cards))
+
+
 def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
     fanned: tuple[Image, SceneTruth], templates: Templates
 ) -> None:
@@ -411,6 +441,28 @@ def test_a_rival_ranked_first_by_less_than_the_veto_lead_vetoes_nothing(
     # the same lead vetoes when the veto asks for none
     strict = replace(p, covered=replace(p.covered, veto_lead=0.0))
     assert target.card not in [d.card for d in read_covered(image, work, [tied], templates, strict, [rival])]
+
+
+def test_a_rival_ranked_first_at_a_chance_score_vetoes_nothing(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, _ = fanned
+    p, work, target, rival = _named_and_rival(image, templates)
+    # the identifier's first card well ahead of its runner-up, but at a score no reading has
+    faint = Detection(
+        card=None,
+        confidence=0.28,
+        corners=target.corners,
+        top=False,
+        runner_up=None,
+        runner_up_confidence=0.22,
+    )
+    assert faint.confidence < p.covered.veto_score
+    assert faint.confidence - faint.runner_up_confidence >= p.covered.veto_lead
+    assert target.card in [d.card for d in read_covered(image, work, [faint], templates, p, [rival])]
+    # the same reading vetoes when any score may veto
+    strict = replace(p, covered=replace(p.covered, veto_score=0.0))
+    assert target.card not in [d.card for d in read_covered(image, work, [faint], templates, strict, [rival])]
 
 
 def _run_end(quad: np.ndarray, along: float) -> CornerProposal:
