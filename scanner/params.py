@@ -810,7 +810,10 @@ class CoveredParams:
         veto_score: ...and only when it scores at least this much: a found card whose first
             card scores less is read no better than by chance (outlines over two or three cards
             of a fan: 0.12-0.31, against corners read at 0.71-0.83), and its first card says
-            nothing (0: at any score).
+            nothing (0: at any score). 0 by default: at 0.4, held-out folders name 6 fan and
+            pile cards more with no wrong name, but the recorded Octoplus round re-rendered at
+            JPEG quality 52 (``benchmarks.recorded_games``) loses a play: the watcher takes
+            the card just played for its named twin below, nudged.
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -1036,7 +1039,7 @@ class CoveredParams:
     size_probes: int = 8
     over_identified: bool = True
     veto_lead: float = 0.02
-    veto_score: float = 0.4
+    veto_score: float = 0.0
     size_votes: int = 2
     size_candidates: int = 10
     size_edges: int = 3

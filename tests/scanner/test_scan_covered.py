@@ -448,6 +448,7 @@ def test_a_rival_ranked_first_at_a_chance_score_vetoes_nothing(
 ) -> None:
     image, _ = fanned
     p, work, target, rival = _named_and_rival(image, templates)
+    p = replace(p, covered=replace(p.covered, veto_score=0.4))  # off by default
     # the identifier's first card well ahead of its runner-up, but at a score no reading has
     faint = Detection(
         card=None,
