@@ -194,10 +194,7 @@ class FindParams:
             (nearer, the outline was right) ...
         top_face_reach: ... and at most this fraction (farther, another card's print);
         top_face_aspect: ... and its long side over its short lies within this of ``card_aspect``.
-        top_face_iterations: most steps of the alignment. Off by default: with it on, the
-            recorded Octoplus round re-rendered at JPEG quality 66, noise seed 1
-            (``benchmarks.recorded_games``) loses a play: the top card's outline, laid along
-            its print, reads to the watcher as the card under it moved, not as a new card.
+        top_face_iterations: most steps of the alignment.
         top_uncovered_share: a cluster of touching cards holding a card named from a corner
             alone (its whole outline not found), where the card pixels no detection's outline
             holds come to this fraction of a card's area or more,
@@ -408,7 +405,7 @@ class FindParams:
     top_lone_named: bool = True
     top_uncovered_share: float = 0.15
     top_uncovered_max: int = 2
-    top_face_fit: bool = False
+    top_face_fit: bool = True
     top_face_min_score: float = 0.6
     top_face_gain: float = 0.15
     top_face_moved: float = 0.03

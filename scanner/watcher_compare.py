@@ -122,12 +122,33 @@ class Comparer:
         overlaps = [(iou(old.corners, card.corners), old) for old in ref.cards]
         twins = [(o, old) for o, old in overlaps if old.card == card.card and o > p.twin_iou]
         if not twins:
-            # A card underneath that is read differently now is a misreading, not a new card.
-            return card.top or all(o < p.same_iou for o, _ in overlaps)
+            # A card underneath that is read differently now is a misreading, not a new card;
+            # unless it is named and the table changed where it lies and no other card of the view
+            # lies over it (a covered card changes only where the card on it lies): then it was
+            # laid now, and the scanner's top flag put it under a card that it covers.
+            if card.top or all(o < p.same_iou for o, _ in overlaps):
+                return True
+            return card.card is not None and self._laid_alone(
+                card, [c for c in view.cards if c is not card], ref, view
+            )
         overlap, twin = max(twins, key=lambda t: t[0])
         if overlap >= p.still_iou or not card.top:
             return False
         return self._twin_still_there(twin, card, ref, view)
+
+    def _laid_alone(self, card: SeenCard, others: list[SeenCard], ref: View, view: View) -> bool:
+        """Whether the table changed from ``ref`` to ``view`` over at least ``laid_changed`` of the
+        part of ``card``'s outline that none of the outlines ``others`` covers (``card`` was laid
+        there now, not only covered by a card laid on it)."""
+        shape = view.small.grey.shape
+        own = quad_mask(shape, [card.corners], view.small.scale)
+        over = quad_mask(shape, [c.corners for c in others], view.small.scale)
+        alone = own & ~over
+        if not alone.any():
+            return False
+        share = float(changed(ref.small.grey, view.small.grey, self.params)[alone].mean())
+        log.debug("watcher: %s changed over %.2f of its part no other outline covers", card.card, share)
+        return share >= self.params.laid_changed
 
     def _moved(self, ref: View, view: View, new: list[SeenCard]) -> list[SeenCard]:
         """Identified top cards of ``view`` that lie a little off where their twin lay in ``ref``
@@ -261,20 +282,11 @@ class Comparer:
         if len(candidates) <= 1:
             return candidates
         p = self.params
-        shape = view.small.grey.shape
-        diff = changed(ref.small.grey, view.small.grey, p)
-
-        def laid(card: SeenCard) -> bool:
-            own = quad_mask(shape, [card.corners], view.small.scale)
-            others = quad_mask(shape, [c.corners for c in candidates if c is not card], view.small.scale)
-            alone = own & ~others
-            return bool(alone.any()) and float(diff[alone].mean()) >= p.laid_changed
-
         return sorted(
             candidates,
             key=lambda c: (
                 c.top,
-                laid(c),
+                self._laid_alone(c, [o for o in candidates if o is not c], ref, view),
                 c.card is not None and c.confidence >= p.locate_below,
                 c.card is not None,
                 c.confidence,

@@ -67,7 +67,10 @@ class WatcherParams:
     """When the scanner offers several new outlines on the pile: part of an outline's area outside
     the other new outlines that must have changed for it to count as laid now (the card played
     changes the table where it lies; an outline under it changes only where the card played covers
-    it).  The top flag comes first, a trusted name after this."""
+    it).  The top flag comes first, a trusted name after this.  Also: a named card marked covered,
+    without a twin, over a card of the last view (read differently there, so taken for a
+    misreading) is a new card when this part of its area outside every other outline of the view
+    changed (the scanner's top flags the wrong way round)."""
     explain_margin: float = 0.15
     """Card outlines grow by this fraction of their size when they explain changed pixels."""
     hand_fraction: float = 0.01

@@ -272,6 +272,40 @@ def test_of_two_new_top_outlines_the_card_played_is_the_one_that_changed_the_tab
     assert [obs.card for obs in seen] == [octo("3"), octo("5")]
 
 
+def test_a_card_played_that_the_scanner_marks_covered_is_still_the_card_played() -> None:
+    # The scanner's top flags come out the wrong way round: the 3 laid over the 4 is marked covered
+    # and the 1 under both marked top, its outline a pixel off.  The 3 changed the table where no
+    # other outline lies (a covered card changes only where the card on it lies): it was played.
+    table = Table()
+    table.show(4)
+    play(table, octo("1"), rect(160, 120))
+    play(table, octo("4"), rect(164, 116))
+    play(table, octo("3"), rect(174, 110))
+    for index in range(15, len(table.frames)):
+        table.truth[index] = [
+            Detection(octo("3"), 0.88, rect(174, 110), False),
+            Detection(octo("1"), 0.67, rect(161, 121), True),
+        ]
+    for watcher in (pile_watcher(table), reading_watcher(table, card_size_px=(40, 56))):
+        seen = [obs for _, obs in run(table, watcher) if isinstance(obs, PileCard)]
+        assert [obs.card for obs in seen] == [octo("1"), octo("4"), octo("3")]
+
+
+def test_a_covered_card_read_differently_under_the_card_played_is_not_a_new_card() -> None:
+    table = Table()
+    table.show(4)
+    play(table, octo("1"), rect(160, 120))
+    play(table, octo("4"), rect(164, 116))
+    play(table, octo("3"), rect(170, 120))
+    for index in range(15, len(table.frames)):
+        table.truth[index] = [
+            Detection(octo("2"), 0.7, rect(164, 116), False),  # the 4 under the 3, misread
+            Detection(octo("3"), 0.88, rect(170, 120), True),
+        ]
+    seen = [obs for _, obs in run(table, pile_watcher(table)) if isinstance(obs, PileCard)]
+    assert [obs.card for obs in seen] == [octo("1"), octo("4"), octo("3")]
+
+
 def test_a_weakly_read_card_played_near_its_twin_is_read_again_where_the_pile_changed() -> None:
     table = Table()
     table.show(4)
