@@ -765,10 +765,10 @@ class CoveredParams:
             4 first at score 0.6, lead 0.04 and parts 0.5, 64 of 171 lay at another card's
             corner or at none (its open strokes fit other prints).  A size probe's reads
             (``size_probes``, ``cluster_probes``) are named by the usual thresholds alone: a
-            label read at a wrong size may still lead clearly.  On by default since the watcher
-            chooses the card played on the pile by the top flag and where the outline lies before
-            its name (a pile card named so, weakly or misflagged top, was once taken for the card
-            just played; ``benchmarks.recorded_games`` replays every recording right with it)...
+            label read at a wrong size may still lead clearly.  Off by default: on folders of
+            scenes rendered for no tuning it named 22 cards more and made two wrong names
+            (a covered 2 read as 1, a false card 1 on a fan), a wrong rate far over the
+            scanner's goal; the watcher replays every recording right with it on or off...
         octo_clear_margin: ...the lead over the next card...
         octo_clear_part_score: ...each part's least score...
         octo_clear_except: ...and the labels left to the usual thresholds.
@@ -1025,7 +1025,7 @@ class CoveredParams:
     min_part_score: float = 0.65
     octo_min_part_score: float = 0.7
     octo_min_margin: float = 0.04
-    octo_clear: bool = True
+    octo_clear: bool = False
     octo_clear_margin: float = 0.06
     octo_clear_part_score: float = 0.55
     octo_clear_except: tuple[str, ...] = ("4",)

@@ -18,8 +18,8 @@ from scorer.cards import DeckKind, parse_card
 from tests.scanner.test_identify_heldout import held_out_scene
 
 # on by default: the default parameters name the faint label, switched off they do not
-BASE = ScannerParams()
-OFF = replace(BASE, covered=replace(BASE.covered, octo_clear=False))
+OFF = ScannerParams()  # the rule is off by default
+BASE = replace(OFF, covered=replace(OFF.covered, octo_clear=True))
 
 # held-out scene 4242-41: a fan whose covered P shows one index corner; its label leads the next
 # card by 0.16 but its parts read 0.65, under ``octo_min_part_score`` (0.7)
