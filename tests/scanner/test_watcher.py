@@ -110,6 +110,11 @@ def run(table: Table, watcher: Watcher) -> list[tuple[int, Observation]]:
     return out
 
 
+def pile_seen(table: Table, watcher: Watcher) -> list[PileCard]:
+    """The pile cards ``watcher`` reports over the whole of ``table``'s frames."""
+    return [obs for _, obs in run(table, watcher) if isinstance(obs, PileCard)]
+
+
 def octo(text: str) -> OctoCard:
     return OctoCard.parse(text)
 
@@ -250,9 +255,9 @@ def test_a_weakly_named_covered_outline_is_not_taken_for_the_unread_card_on_top(
             Detection(None, 0.2, top.corners, True),  # the 5 just played, not read
             Detection(octo("2"), 0.33, rect(172, 131), False),  # a covered outline, weakly named
         ]
-    seen = [obs for _, obs in run(table, pile_watcher(table)) if isinstance(obs, PileCard)]
+    seen = pile_seen(table, pile_watcher(table))
     assert [obs.card for obs in seen] == [octo("3"), None]  # a card played, unread: not the weak 2
-    reading = [obs for _, obs in run(table, reading_watcher(table)) if isinstance(obs, PileCard)]
+    reading = pile_seen(table, reading_watcher(table))
     assert [obs.card for obs in reading] == [octo("3"), octo("5")]  # read where the pile changed
 
 
@@ -268,7 +273,7 @@ def test_of_two_new_top_outlines_the_card_played_is_the_one_that_changed_the_tab
             Detection(octo("2"), 0.8, rect(150, 112), True),  # an outline under the 5, taken for a top
             Detection(octo("5"), 0.7, top.corners, True),
         ]
-    seen = [obs for _, obs in run(table, pile_watcher(table)) if isinstance(obs, PileCard)]
+    seen = pile_seen(table, pile_watcher(table))
     assert [obs.card for obs in seen] == [octo("3"), octo("5")]
 
 
@@ -287,7 +292,7 @@ def test_a_card_played_that_the_scanner_marks_covered_is_still_the_card_played()
             Detection(octo("1"), 0.67, rect(161, 121), True),
         ]
     for watcher in (pile_watcher(table), reading_watcher(table, card_size_px=(40, 56))):
-        seen = [obs for _, obs in run(table, watcher) if isinstance(obs, PileCard)]
+        seen = pile_seen(table, watcher)
         assert [obs.card for obs in seen] == [octo("1"), octo("4"), octo("3")]
 
 
@@ -302,7 +307,7 @@ def test_a_covered_card_read_differently_under_the_card_played_is_not_a_new_card
             Detection(octo("2"), 0.7, rect(164, 116), False),  # the 4 under the 3, misread
             Detection(octo("3"), 0.88, rect(170, 120), True),
         ]
-    seen = [obs for _, obs in run(table, pile_watcher(table)) if isinstance(obs, PileCard)]
+    seen = pile_seen(table, pile_watcher(table))
     assert [obs.card for obs in seen] == [octo("1"), octo("4"), octo("3")]
 
 
@@ -314,11 +319,7 @@ def test_a_weakly_read_card_played_near_its_twin_is_read_again_where_the_pile_ch
     for index in range(10, len(table.frames)):
         below, top = table.truth[index]
         table.truth[index] = [below, Detection(octo("+2"), 0.33, top.corners, True)]  # read, but weakly
-    seen = [
-        obs
-        for _, obs in run(table, reading_watcher(table, card_size_px=(40, 56)))
-        if isinstance(obs, PileCard)
-    ]
+    seen = pile_seen(table, reading_watcher(table, card_size_px=(40, 56)))
     assert [obs.card for obs in seen] == [octo("+2"), octo("+2")]
     # the new +2 lies off its twin as a moved card would, yet it is the card played on it: the
     # reading where the pile changed is not refused as "where a card was moved"
