@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -69,8 +70,8 @@ class BackgroundServer:
                 "%d server thread(s) still busy after %.0f s; the server loop is left running", busy, timeout
             )
 
-        def close_all(keep_trigger: bool = busy > 0) -> None:
-            for channel in list(self.server._map.values()):
+        def close(channels: list[Any], keep_trigger: bool) -> None:
+            for channel in channels:
                 if not keep_trigger:
                     channel.close()
                 elif channel is self.server:  # its own close() would close the trigger too
@@ -79,7 +80,7 @@ class BackgroundServer:
                     channel.close()
 
         try:
-            trigger.pull_trigger(close_all)
+            trigger.pull_trigger(lambda: close(list(self.server._map.values()), keep_trigger=busy > 0))
         except OSError as error:
             # The wake-up pipe's descriptor is not open any more, so the loop cannot be woken:
             # the listener and the connections are closed from here, and the pipe is left alone
@@ -87,7 +88,11 @@ class BackgroundServer:
             log.warning("server loop could not be woken (%s); its sockets are closed from here", error)
             with trigger.lock:
                 trigger.thunks.clear()
-            close_all(keep_trigger=True)
+            channels = [channel for channel in list(self.server._map.values()) if channel is not trigger]
+            for channel in channels:  # out of the loop's map: its next select leaves them out ...
+                channel.del_channel()
+            time.sleep(self.server.adj.asyncore_loop_timeout)  # ... and the select under way ends,
+            close(channels, keep_trigger=True)  # so that no select meets a closed descriptor (EBADF)
             return
         if not busy:
             self.thread.join(timeout=5)

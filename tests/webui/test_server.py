@@ -64,6 +64,32 @@ def test_a_server_whose_wake_up_pipe_cannot_be_written_still_closes_its_listener
     assert not server.thread.is_alive()
 
 
+def test_sockets_closed_from_outside_the_loop_leave_its_map_a_loop_timeout_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The loop thread may be in a select over the listener when stop() closes it from outside:
+    # the listener leaves the loop's map first and is closed only after one loop timeout, so no
+    # select of the loop meets a closed descriptor (EBADF).
+    server = start_background(slow_app(threading.Event(), threading.Event()), threads=2)
+    listener, trigger = server.server, server.server.trigger
+    write_end, sock = trigger.trigger, listener.socket
+    waits: list[tuple[float, bool, bool]] = []
+
+    def wait(seconds: float) -> None:
+        waits.append((seconds, listener in listener._map.values(), sock.fileno() != -1))
+
+    monkeypatch.setattr("webui.server.time.sleep", wait)
+    trigger.trigger = 1_000_000  # no such descriptor: waking the loop fails with EBADF
+    try:
+        server.stop(timeout=5)
+    finally:
+        trigger.trigger = write_end
+        trigger.pull_trigger(lambda: trigger.close())
+    server.thread.join(5)
+    assert waits == [(listener.adj.asyncore_loop_timeout, False, True)]  # out of the map, still open
+    assert sock.fileno() == -1  # then closed
+
+
 def test_a_worker_still_busy_when_the_server_stops_finishes_without_an_error(
     thread_errors: list[BaseException],
 ) -> None:
