@@ -46,16 +46,22 @@ def test_phone_photos_of_one_card_mostly_give_one_quad() -> None:
     assert counts["none"] <= 7, counts
 
 
-def test_a_card_crossed_by_a_shadow_band_is_found_by_the_fainter_flattened_look() -> None:
-    # the 6H of the test half (the second phone photo of it): a shadow band across its lower
-    # part cuts its faint outline, and on the flattened frame its top side shows only weakly
+def _test_half_phone_photo(label: str) -> np.ndarray:
+    """The phone photo of ``label`` that the benchmark's split leaves for testing (skips the test
+    when the real photos are absent)."""
     folder = real_cards_folder()
     if folder is None:
         pytest.skip("real photos not present")
     rows, _ = split(read_rows(folder))
     learned = {r.path for r in rows}
-    path = next(p for p, label in _phone_labels(folder) if label == "6H" and p not in learned)
-    image = np.asarray(cv2.imread(str(path), cv2.IMREAD_COLOR), dtype=np.uint8)
+    path = next(p for p, name in _phone_labels(folder) if name == label and p not in learned)
+    return np.asarray(cv2.imread(str(path), cv2.IMREAD_COLOR), dtype=np.uint8)
+
+
+def test_a_card_crossed_by_a_shadow_band_is_found_by_the_fainter_flattened_look() -> None:
+    # the 6H of the test half (the second phone photo of it): a shadow band across its lower
+    # part cuts its faint outline, and on the flattened frame its top side shows only weakly
+    image = _test_half_phone_photo("6H")
     params = params_for("single_phone_table").find
     assert not find_cards(image, replace(params, flat_faint_factor=1.0))
     found = find_cards(image, params)
@@ -71,13 +77,7 @@ def test_a_card_whose_outline_a_shadow_cuts_into_scraps_is_bounded_by_lines_in_t
     # card, and the first looks outline only scraps of print and shadow (none showing half its
     # outline), so the frame is looked at with the table's light divided out, where lines bound
     # the whole card and take the place of the scraps
-    folder = real_cards_folder()
-    if folder is None:
-        pytest.skip("real photos not present")
-    rows, _ = split(read_rows(folder))
-    learned = {r.path for r in rows}
-    path = next(p for p, label in _phone_labels(folder) if label == "7C" and p not in learned)
-    image = np.asarray(cv2.imread(str(path), cv2.IMREAD_COLOR), dtype=np.uint8)
+    image = _test_half_phone_photo("7C")
     params = params_for("single_phone_table").find
     area = float(image.shape[0] * image.shape[1])
 

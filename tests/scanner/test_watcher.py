@@ -86,6 +86,11 @@ class Table:
             self.truth[index] = self.detections(index) + self.ghosts
             self.t += dt
 
+    def scanned_from(self, start: int, detections: list[Detection]) -> None:
+        """From frame ``start`` on, the detector reports ``detections`` (a confused scanner)."""
+        for index in range(start, len(self.frames)):
+            self.truth[index] = list(detections)
+
     def read_at(self, image: Image, quad: Quad) -> Detection:
         """Read the drawn card lying most where ``quad`` is (a reader that needs no finding)."""
         from scanner.watcher_image import iou
@@ -286,11 +291,13 @@ def test_a_card_played_that_the_scanner_marks_covered_is_still_the_card_played()
     play(table, octo("1"), rect(160, 120))
     play(table, octo("4"), rect(164, 116))
     play(table, octo("3"), rect(174, 110))
-    for index in range(15, len(table.frames)):
-        table.truth[index] = [
+    table.scanned_from(
+        15,
+        [
             Detection(octo("3"), 0.88, rect(174, 110), False),
             Detection(octo("1"), 0.67, rect(161, 121), True),
-        ]
+        ],
+    )
     for watcher in (pile_watcher(table), reading_watcher(table, card_size_px=(40, 56))):
         seen = pile_seen(table, watcher)
         assert [obs.card for obs in seen] == [octo("1"), octo("4"), octo("3")]
@@ -302,11 +309,13 @@ def test_a_covered_card_read_differently_under_the_card_played_is_not_a_new_card
     play(table, octo("1"), rect(160, 120))
     play(table, octo("4"), rect(164, 116))
     play(table, octo("3"), rect(170, 120))
-    for index in range(15, len(table.frames)):
-        table.truth[index] = [
+    table.scanned_from(
+        15,
+        [
             Detection(octo("2"), 0.7, rect(164, 116), False),  # the 4 under the 3, misread
             Detection(octo("3"), 0.88, rect(170, 120), True),
-        ]
+        ],
+    )
     seen = pile_seen(table, pile_watcher(table))
     assert [obs.card for obs in seen] == [octo("1"), octo("4"), octo("3")]
 
