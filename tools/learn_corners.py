@@ -1,6 +1,8 @@
 """Fit the learned accept step of covered-card corner names (``scanner/data/corner_model.json``).
 
-Run: ``.venv/bin/python tools/learn_corners.py [--count N] [--scenes DIR] [--out FILE]``
+Run: ``.venv/bin/python tools/learn_corners.py [--count N] [--scenes DIR] [--out FILE]``;
+``--compare FOLDER... [--cut P] [--probe]`` prints the scanner's figures per folder with the
+learned step off and on instead.
 
 1. renders ``--count`` scenes (default 48) of each seed of ``TRAIN_SEEDS`` and ``CHECK_SEEDS``
    with the fixture maker (``tools/make_fixtures.py``) into ``--scenes`` (default
@@ -145,8 +147,35 @@ def table(models: dict[str, CornerModel], records: list[dict[str, Any]]) -> list
     return lines
 
 
+def compare(folders: list[Path], cut: float, probe: bool) -> list[str]:
+    """Identified / wrong (named) / top right per folder, the learned step off and on at ``cut``
+    (the size probes using it with ``probe``), every frame scanned with each in turn."""
+    from benchmarks.scanner_accuracy import evaluate_side_by_side
+
+    base = ScannerParams()
+    sets = [
+        replace(base, covered=replace(base.covered, learned_accept=None)),
+        replace(base, covered=replace(base.covered, learned_accept=cut, learned_probe=probe)),
+    ]
+    lines = []
+    for folder in folders:
+        reports = evaluate_side_by_side(folder, list(sets))
+        figures = [
+            f"{r.total.identified}/{r.total.visible} ident, {r.total.wrong}/{r.total.named} wrong, "
+            f"top {r.total.top_right}/{r.total.piles}"
+            for r in reports
+        ]
+        lines.append(f"{folder}: off {figures[0]}; on {figures[1]}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--compare", type=Path, nargs="+", help="only compare the step off and on over these scene folders"
+    )
+    parser.add_argument("--cut", type=float, default=0.85, help="the cut-off compared (--compare)")
+    parser.add_argument("--probe", action="store_true", help="the size probes use the step (--compare)")
     parser.add_argument("--count", type=int, default=48, help="scenes per seed")
     parser.add_argument("--scenes", type=Path, default=Path("/tmp"), help="folder of the /learn-SEED folders")
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help="model file written")
@@ -156,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-reads", type=Path, help="fit on reads stored by --reads, scanning nothing")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.compare:
+        print("\n".join(compare(args.compare, args.cut, args.probe)))
+        return 0
     sys.path.insert(0, str(ROOT / "tools"))
     import make_fixtures  # type: ignore[import-not-found]  # a script folder, imported on demand
 

@@ -103,6 +103,8 @@ def test_the_remake_command_fits_a_model_from_a_few_rendered_scenes(tmp_path: Pa
     models = load_model(out)
     assert set(models) == {"oktris", "octoplus"}
     assert all(np.isfinite(m.weights).all() for m in models.values())
+    lines = learn_corners.compare([tmp_path / "learn-4101"], 0.85, probe=False)
+    assert len(lines) == 1 and "off " in lines[0] and "on " in lines[0]
 
 
 # scene 27 of seed 4101 (a study seed of ``tools/learn_corners.py``): an Octoplus pile whose 7 shows
