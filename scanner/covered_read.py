@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from scanner.covered_learned import corner_cues, load_model
 from scanner.find_corners import CornerProposal, card_quad
-from scanner.find_geometry import FloatArray
+from scanner.find_geometry import FloatArray, side_lengths
 from scanner.identify_index import read_index
 from scanner.identify_look import second_look, twin_preferred
 from scanner.identify_params import IdentifyParams
@@ -40,6 +41,12 @@ __all__ = [
     "read_corner_turning",
     "turned",
 ]
+
+
+RECORDER: list[dict[str, object]] | None = None
+"""Set to a list by a study (``tools/learn_corners.py``): every corner read is appended to it,
+with its quad, its first card, whether the thresholds (``hand``) or the second look (``look``)
+named it, and its cues (``scanner.covered_learned.CUES``); ``None`` in use."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +134,11 @@ def read_corner(
     when it is not named so, when a second look at the parts of the index that
     tell the close cards apart names it (``scanner.identify_look.second_look``).  With
     ``clear_labels`` an Octoplus label with a clear lead is named under the part threshold
-    (``covered.octo_clear``).
+    (``covered.octo_clear``).  A read left unnamed by all these names its first card when the
+    learned model (``scanner.covered_learned``) gives it a probability of at least
+    ``covered.learned_accept`` (Octoplus; ``learned_accept_std`` for a standard card), unless it
+    is one of ``covered.learned_except``; without ``clear_labels`` (the size probes) only with
+    ``covered.learned_probe``.
     """
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
@@ -150,9 +161,37 @@ def read_corner(
         and in_deck(candidate, templates.deck)
         and (octo or not twin_preferred(image, reading, templates, identify, p.twin_band, upright_only=True))
     ) or (octo and clear_labels and _clear_label(candidate, score, margin, least, templates.deck, p))
+    hand = named
     if not named:
         # an unclear index: a second look at the parts that tell the close cards apart
         named = second_look(image, reading, templates, identify, upright_only=True) is not None
+    looked = named and not hand
+    cut = p.learned_accept if octo else p.learned_accept_std
+    cues = None
+    if RECORDER is not None or (not named and cut is not None):
+        cues = corner_cues(image, reading, float(side_lengths(quad)[0]))
+    if (
+        not named
+        and cut is not None
+        and cues is not None
+        and in_deck(candidate, templates.deck)
+        and str(candidate) not in p.learned_except
+        and (clear_labels or p.learned_probe)
+    ):
+        # left unnamed by the thresholds and the second look: the cues weighed together
+        named = load_model()[templates.deck.value].probability(cues) >= cut
+    if RECORDER is not None and cues is not None:
+        RECORDER.append(
+            {
+                "quad": np.asarray(quad, np.float64).tolist(),
+                "candidate": str(candidate),
+                "deck": templates.deck.value,
+                "hand": bool(hand),
+                "look": bool(looked),
+                "in_deck": bool(in_deck(candidate, templates.deck)),
+                "cues": cues.tolist(),
+            }
+        )
     return CornerReading(candidate if named else None, score, margin, least, candidate)
 
 

@@ -783,6 +783,15 @@ class CoveredParams:
             that red cards lose the identifier's ``colour_penalty`` there (whole cards keep
             ``IdentifyParams.black_ink``, 0.03): a lone corner has no second corner to agree on its
             suit, and a black index blurred on a green table read 0.032 and was named 6D.
+        learned_accept: an Octoplus corner read that the thresholds above and the second look
+            leave unnamed names its first card when the learned model (``scanner.covered_learned``,
+            ``scanner/data/corner_model.json``) gives it at least this probability of being the
+            card there (0.5..1; ``None``: off)...
+        learned_accept_std: ...and a standard (Oktris) corner read at least this (``None``: off).
+        learned_except: Octoplus labels the learned model never names (labels whose strokes
+            fit other prints: a blurred 6 reads as 4).
+        learned_probe: the learned step names cards in the size probes too (the reads that choose
+            the frame's card size, ``scan_covered._probe_size``), where ``octo_clear`` does not.
         size_steps: relative steps around the frame's card size tried when a corner's card is
             laid out; the size whose outline shows best on card pixels is kept (by default
             the frame's size alone: on scenes rendered with other seeds the best-shown outline
@@ -1031,6 +1040,10 @@ class CoveredParams:
     octo_clear_except: tuple[str, ...] = ("4",)
     twin_band: float = 0.1
     black_ink: float = 0.05
+    learned_accept: float | None = None
+    learned_accept_std: float | None = None
+    learned_except: tuple[str, ...] = ("4",)
+    learned_probe: bool = False
     size_steps: tuple[float, ...] = (0.0,)
     size_spread: float = 0.15
     size_probes: int = 8
@@ -1183,6 +1196,12 @@ class CoveredParams:
         _check("covered.shift_lead", self.shift_lead, 0.0, 1.0)
         _check("covered.twin_band", self.twin_band, 0.0, 1.0)
         _check("covered.black_ink", self.black_ink, 0.0, 1.0)
+        if self.learned_accept is not None:
+            _check("covered.learned_accept", self.learned_accept, 0.5, 1.0)
+        _check_labels("covered.learned_except", self.learned_except)
+        _check_bool("covered.learned_probe", self.learned_probe)
+        if self.learned_accept_std is not None:
+            _check("covered.learned_accept_std", self.learned_accept_std, 0.5, 1.0)
         _check_bool("covered.cluster_probes", self.cluster_probes)
         _check("covered.junction_reach", self.junction_reach, 0.0, 100.0)
         _check("covered.junction_length", self.junction_length, 1.0, 1000.0)

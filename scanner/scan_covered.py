@@ -41,7 +41,9 @@ index.  Here the index decides instead of the geometry:
    (``_gap_named``, ``find_corners.gap_corners``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
-   rule for an index alone; a wider lead for Octoplus labels);
+   rule for an index alone; a wider lead for Octoplus labels), or, an Octoplus label left unnamed
+   so, when a logistic model learned over many cues of the read gives its first card a
+   probability of ``CoveredParams.learned_accept`` (``scanner.covered_learned``; off by default);
 6. the card is laid out at the frame's card size (or the size of a ladder around
    it, ``CoveredParams.size_steps``, whose outline shows best on card pixels);
 7. before they are kept, an Octoplus card so named is read whole by the identifier on its
