@@ -201,13 +201,13 @@ class FindParams:
             is fitted over as a whole at the frame's card size and the card read there joins the
             detections (``scanner.scan_uncovered``: a top card left without an outline) ...
         top_uncovered_max: ... at most this many clusters a frame (0 never).
-        top_skin: a card marked top that names nothing after its refits and whose outline a
-            hand or arm covers by at least ``top_skin_share`` (the outline of a card and the arm
-            over it: light skin on a dark table counts as card pixels) is fitted once more
+        top_skin: a card marked top that names nothing after its refits is fitted once more
             (``scanner.find_top.refit_under_hand``), with the pixels of hands and arms
             (``scanner.find_skin``) counted as unknown: a side under a hand neither shows nor
-            fails to show, and the hand's own outline is no card's side ...
-        top_skin_share: (see ``top_skin``);
+            fails to show, and the hand's own outline is no card's side (the outline found may
+            be a card's and the arm over it: light skin on a dark table counts as card pixels) ...
+        top_skin_share: ... when a hand or arm covers at least this share of its outline (0: every
+            such card; where no hand is near, the fit is a wider refit) ...
         top_skin_grow: ... within its outline grown by this fraction of its short side, at sizes
             from its own, turned any way (0 never) ...
         top_skin_min_known: ... and an outline so fitted keeps at least this fraction of its
@@ -429,7 +429,7 @@ class FindParams:
     top_lone_named: bool = True
     top_skin: bool = True
     top_skin_min_known: float = 0.5
-    top_skin_share: float = 0.1
+    top_skin_share: float = 0.0
     top_skin_grow: float = 0.5
     skin_min_chroma: float = 8.0
     skin_max_chroma: float = 55.0

@@ -252,12 +252,14 @@ class Scanner:
 
     def _refit_hand(self, frame: Image, work: Work, quads: list[FloatArray], k: int) -> Detection | None:
         """Card ``k`` (marked top, named nothing) read again on the outline ``refit_under_hand``
-        fits over it, when a hand or arm covers ``top_skin_share`` of its outline or more (the
-        outline of a card and the arm over it), that outline moved at least ``top_refit_moved``
-        of its short side from it and lies within ``top_refit_same`` of no other outline;
-        ``None`` otherwise or when it names no card."""
+        fits over it (``top_skin``), when a hand or arm covers ``top_skin_share`` of its outline
+        or more, that outline moved at least ``top_refit_moved`` of its short side from it and
+        lies within ``top_refit_same`` of no other outline; ``None`` otherwise or when it names
+        no card."""
         p = self.params.find
-        if not p.top_skin or p.top_skin_grow <= 0.0 or hand_share(quads[k], work) < p.top_skin_share:
+        if not p.top_skin or p.top_skin_grow <= 0.0:
+            return None
+        if p.top_skin_share > 0.0 and hand_share(quads[k], work) < p.top_skin_share:
             return None
         rect = refit_under_hand(quads[k], work, p)
         if rect is None:
