@@ -295,22 +295,45 @@ def _running_sums(across_u: FloatArray, across_v: FloatArray) -> tuple[FloatArra
     return run_v, run_u
 
 
-def _best_rectangle(run_v: FloatArray, run_u: FloatArray, wide: int, tall: int) -> tuple[float, int, int]:
+def _best_rectangle(
+    run_v: FloatArray,
+    run_u: FloatArray,
+    wide: int,
+    tall: int,
+    hidden: tuple[FloatArray, FloatArray] | None = None,
+    min_known: float = 1.0,
+) -> tuple[float, int, int]:
     """The rectangle ``wide`` cells along u by ``tall`` along v whose four sides hold the most
     edge points (``run_v``, ``run_u``: the grids' running sums, ``_running_sums``): the share
-    of its outline's length they cover, and its lowest cell (u, v)."""
+    of its outline's length they cover, and its lowest cell (u, v).  With ``hidden`` (the
+    running sums of the cells under a hand, made alike), the share of the length off the hand,
+    for the rectangles with at least ``min_known`` of their length off it."""
     size_u, size_v = run_u.shape[0] - 1, run_u.shape[1]
     if wide >= size_u or tall >= size_v:
         return -1.0, 0, 0
+    length = 2.0 * (wide + tall)
+    total = _side_sums(run_v, run_u, wide, tall)
+    if hidden is None:
+        k = int(np.argmax(total))
+        u0, v0 = divmod(k, total.shape[1])
+        return float(total[u0, v0]) / length, u0, v0
+    known = length - _side_sums(hidden[0], hidden[1], wide, tall)
+    share = np.where(known >= min_known * length, total / np.maximum(known, 1.0), -1.0)
+    k = int(np.argmax(share))
+    u0, v0 = divmod(k, share.shape[1])
+    return float(share[u0, v0]), u0, v0
+
+
+def _side_sums(run_v: FloatArray, run_u: FloatArray, wide: int, tall: int) -> FloatArray:
+    """Per lowest cell (u0, v0), the sum over the four sides of the rectangle ``wide`` by
+    ``tall`` cells from there, of a grid given by its running sums (``_running_sums``)."""
+    size_u, size_v = run_u.shape[0] - 1, run_u.shape[1]
     side_v = run_v[:, tall:] - run_v[:, : size_v + 1 - tall]  # [u0, v0]: a side along v from v0
     side_u = run_u[wide:, :] - run_u[: size_u + 1 - wide, :]  # [u0, v0]: a side along u from u0
     nu, nv = size_u - wide, size_v - tall
-    total = (
+    return np.asarray(
         side_v[:nu, :nv] + side_v[wide : wide + nu, :nv] + side_u[:nu, :nv] + side_u[:nu, tall : tall + nv]
     )
-    k = int(np.argmax(total))
-    u0, v0 = divmod(k, nv)
-    return float(total[u0, v0]) / (2.0 * (wide + tall)), u0, v0
 
 
 def refit_outline(
@@ -333,6 +356,45 @@ def refit_outline(
         spacing = 2.0 * p.top_refit_turn + p.top_refit_turn_step
         directions = [directions[0] + math.radians(k * spacing) for k in range(math.ceil(90.0 / spacing))]
     best = _fit_within(grown, directions, _widths(own_short, short, p), work, p)
+    return None if best is None else best[1]
+
+
+def hand_share(quad: FloatArray, work: Work) -> float:
+    """The share of ``quad``'s area (work pixels) that a hand or arm covers (``Work.skin``; 0
+    without one)."""
+    skin = work.skin
+    if skin is None:
+        return 0.0
+    h, w = skin.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (w, h))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 1)
+    sel = inside > 0
+    if not sel.any():
+        return 0.0
+    return float(np.count_nonzero(skin[y0:y1, x0:x1][sel]) / np.count_nonzero(sel))
+
+
+def refit_under_hand(quad: FloatArray, work: Work, p: FindParams) -> FloatArray | None:
+    """The outline of a card whose four sides show best as edges off the hand (``top_skin``),
+    within ``quad`` grown by ``top_skin_grow`` of its short side, turned any way, at the sizes
+    ``refit_outline`` tries from ``quad``'s own when the card size is not known: ``quad`` is the
+    outline of a card and the hand or arm over it (light skin on a dark table counts as card
+    pixels), whose size and sides are neither the card's nor the frame's (a camera at a slant
+    shows the cards near it larger); ``None`` when nothing there can hold one."""
+    own_short, _ = side_lengths(quad)
+    if own_short < 4:
+        return None
+    centre = quad.mean(axis=0)
+    radius = np.linalg.norm(quad - centre, axis=1).mean()
+    grown = centre + (quad - centre) * (1.0 + p.top_skin_grow * own_short / max(radius, 1e-9))
+    spacing = 2.0 * p.top_refit_turn + p.top_refit_turn_step
+    base = side_angle(quad[0], quad[1])
+    directions = [base + math.radians(k * spacing) for k in range(math.ceil(90.0 / spacing))]
+    best = _fit_within(grown, directions, _widths(own_short, None, p), work, p, off_hand=True)
     return None if best is None else best[1]
 
 
@@ -413,11 +475,13 @@ def _edge_runs(
     u: FloatArray,
     v: FloatArray,
     p: FindParams,
-) -> tuple[tuple[int, int], tuple[FloatArray, FloatArray]]:
+    hand: Arr | None = None,
+) -> tuple[tuple[int, int], tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray] | None]:
     """The pixels at ``px``, ``py`` (gradients ``gx``, ``gy``, magnitude ``total``) on a grid
     along the unit directions ``u`` and ``v``: its origin (the grid's first cell, in whole steps
     along each) and the running sums of the edges across ``u`` and across ``v``
-    (``_running_sums``)."""
+    (``_running_sums``); with ``hand`` (per pixel, under a hand or arm), its edges left out and
+    the running sums of the share of each cell under the hand (``None`` without)."""
     cu = px * u[0] + py * u[1]
     cv = px * v[0] + py * v[1]
     lu, lv = math.floor(float(cu.min())), math.floor(float(cv.min()))
@@ -427,10 +491,32 @@ def _edge_runs(
     grids = []
     for n in (u, v):
         across = np.abs(gx * n[0] + gy * n[1])
-        grids.append(
-            _edge_grid(iu, iv, (across >= p.top_min_gradient) & (across >= p.top_alignment * total), shape)
-        )
-    return (lu, lv), _running_sums(grids[0], grids[1])
+        edge = (across >= p.top_min_gradient) & (across >= p.top_alignment * total)
+        if hand is not None:
+            edge &= ~hand
+        grids.append(_edge_grid(iu, iv, edge, shape))
+    runs = _running_sums(grids[0], grids[1])
+    if hand is None:
+        return (lu, lv), runs, None
+    cells = np.bincount(iu * shape[1] + iv, minlength=shape[0] * shape[1]).reshape(shape)
+    under = np.bincount(iu[hand] * shape[1] + iv[hand], minlength=shape[0] * shape[1]).reshape(shape)
+    share = under / np.maximum(cells, 1)
+    return (lu, lv), runs, _running_sums(share, share)
+
+
+def _hand_pixels(work: Work, sel: Arr, x0: int, y0: int, p: FindParams) -> Arr | None:
+    """Per pixel of the window at (``x0``, ``y0``) where ``sel`` is true, whether a hand or arm
+    lies there, grown by a pixel (its outline is no card's side); ``None`` without a skin mask
+    or where no hand lies in the window."""
+    skin = work.skin
+    if skin is None:
+        return None
+    h, w = sel.shape
+    window = skin[y0 : y0 + h, x0 : x0 + w]
+    if not window.any():
+        return None
+    grown = cv2.dilate(window, np.ones((3, 3), np.uint8))
+    return np.asarray(grown[sel] > 0)
 
 
 def _fit_within(
@@ -440,10 +526,14 @@ def _fit_within(
     work: Work,
     p: FindParams,
     near_best: float | None = None,
+    off_hand: bool = False,
 ) -> tuple[float, FloatArray] | None:
     """The rectangle of one of the ``widths`` (short sides, card aspect) inside the convex
     ``region`` whose four sides show best as edges, turned at most ``top_refit_turn`` degrees
-    from one of ``directions``: the share of its outline shown, and its corners."""
+    from one of ``directions``: the share of its outline shown, and its corners.  With
+    ``off_hand``, the share of its length off a hand or arm (``_hand_pixels``), whose pixels
+    are unknown: a side under the hand neither shows nor fails to show, the hand's own outline
+    is no side."""
     h, w = work.grey.shape[:2]
     x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
     x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, (w, h))
@@ -458,6 +548,7 @@ def _fit_within(
     px = xs.astype(np.float64) + x0
     py = ys.astype(np.float64) + y0
     total = np.hypot(gx, gy)
+    hand = _hand_pixels(work, sel, x0, y0, p) if off_hand else None
     steps = int(p.top_refit_turn // p.top_refit_turn_step)
     best: tuple[float, FloatArray] | None = None
     by_size: dict[int, tuple[float, FloatArray]] = {}
@@ -465,7 +556,7 @@ def _fit_within(
     for angle in (base + turn for base in directions for turn in turns):
         u = np.array([math.cos(angle), math.sin(angle)])
         v = np.array([-u[1], u[0]])
-        (lu, lv), runs = _edge_runs(px, py, gx, gy, total, u, v, p)
+        (lu, lv), runs, hidden = _edge_runs(px, py, gx, gy, total, u, v, p, hand)
         tried: set[tuple[int, int]] = set()  # sizes that round alike give the same rectangle
         for size, width in enumerate(widths):
             for wide, tall in ((width, width * p.card_aspect), (width * p.card_aspect, width)):
@@ -473,7 +564,9 @@ def _fit_within(
                 if cells in tried:
                     continue
                 tried.add(cells)
-                shown, u0, v0 = _best_rectangle(runs[0], runs[1], cells[0], cells[1])
+                shown, u0, v0 = _best_rectangle(
+                    runs[0], runs[1], cells[0], cells[1], hidden, p.top_skin_min_known
+                )
                 if shown <= 0 or (size in by_size and shown <= by_size[size][0]):
                     continue
                 a0, a1 = lu + u0, lu + u0 + cells[0]

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from scanner.find_geometry import Arr
+from scanner.find_skin import skin_mask
 from scanner.params import FindParams
 from scanner.types import Image
 
@@ -62,6 +63,19 @@ class Work:
     """``None``, or the shrink factor, ``bright`` and ``regions`` made of the work image shrunk that
     many times (``FindParams.outline_shrink``): the finder's last lone-card passes look at those
     first and ask for the full ones only when they show an outline no card found explains."""
+    lab: Arr | None = None
+    """The work image in Lab (OpenCV's 8-bit encoding; ``None`` for a work image made without
+    it): where hands and arms are (``skin``)."""
+    skin_params: FindParams | None = None
+    """The parameters ``skin`` reads (those of ``make_work``)."""
+
+    @functools.cached_property
+    def skin(self) -> Arr | None:
+        """The pixels of hands and arms (``scanner.find_skin``), made on first use (only where a
+        top card names nothing once fitted again) and kept; ``None`` without ``lab``."""
+        if self.lab is None or self.skin_params is None:
+            return None
+        return skin_mask(self.lab, self.union, self.skin_params)
 
     @functools.cached_property
     def blurred(self) -> Arr:
@@ -155,6 +169,8 @@ def make_work(image: Image, p: FindParams) -> Work:
         denoise_kernel=p.denoise_kernel,
         canny=(p.canny_low, p.canny_high),
         rough=rough,
+        lab=lab,
+        skin_params=p,
     )
     if rough is None:
         _ = work.bright  # made with the work image, as the finder asks for them on every frame

@@ -201,6 +201,30 @@ class FindParams:
             is fitted over as a whole at the frame's card size and the card read there joins the
             detections (``scanner.scan_uncovered``: a top card left without an outline) ...
         top_uncovered_max: ... at most this many clusters a frame (0 never).
+        top_skin: a card marked top that names nothing after its refits is fitted once more
+            (``scanner.find_top.refit_under_hand``), with the pixels of hands and arms
+            (``scanner.find_skin``) counted as unknown: a side under a hand neither shows nor
+            fails to show, and the hand's own outline is no card's side (the outline found may
+            be a card's and the arm over it: light skin on a dark table counts as card pixels) ...
+        top_skin_share: ... when a hand or arm covers at least this share of its outline (0: every
+            such card; where no hand is near, the fit is a wider refit) ...
+        top_skin_grow: ... within its outline grown by this fraction of its short side, at sizes
+            from its own, turned any way (0 never) ...
+        top_skin_min_known: ... and an outline so fitted keeps at least this fraction of its
+            length off the hand.
+        skin_min_chroma: a hand's pixels have at least this chroma (Lab a, b about 128) ...
+        skin_max_chroma: ... and at most this (printed red ink is stronger) ...
+        skin_hue: ... a hue (degrees of atan2(b, a)) within this range, from orange-red to
+            yellow (red and blue ink and blue or green tables lie outside it) ...
+        skin_table_distance: ... lie at least this far (a, b) from the table's colour (the median
+            of the pixels away from the cards: wood is warm too) ...
+        skin_paper_distance: ... and at least this far from the paper's (the median of the
+            lightest ``skin_paper_lightest`` of the card pixels: a warm light makes paper warm,
+            and a light hand on dark felt counts as card pixels), warmer than it by at least
+            ``skin_warmer`` (a, b) ...
+        skin_paper_lightest: (see ``skin_paper_distance``);
+        skin_warmer: ... (see ``skin_paper_distance``);
+        skin_min_blob: ... in blobs of at least this fraction of the work image's area.
         top_lone_named: a card named from a corner (its whole outline not found) that overlaps
             no other outline is on top, as a card found whole is: nothing found lies over it
             (a hand over the top card's middle leaves it no outline of its own).
@@ -403,6 +427,18 @@ class FindParams:
     top_refit_near_best: float = 0.9
     top_refit_around: bool = True
     top_lone_named: bool = True
+    top_skin: bool = True
+    top_skin_min_known: float = 0.5
+    top_skin_share: float = 0.0
+    top_skin_grow: float = 0.5
+    skin_min_chroma: float = 8.0
+    skin_max_chroma: float = 55.0
+    skin_hue: tuple[float, float] = (45.0, 85.0)
+    skin_table_distance: float = 10.0
+    skin_paper_distance: float = 8.0
+    skin_paper_lightest: float = 0.15
+    skin_warmer: tuple[float, float] = (2.0, 4.0)
+    skin_min_blob: float = 2e-4
     top_uncovered_share: float = 0.15
     top_uncovered_max: int = 2
     top_face_fit: bool = True
@@ -711,6 +747,24 @@ class FindParams:
         _check_bool("find.top_refit_around", self.top_refit_around)
         _check_bool("find.top_lone_named", self.top_lone_named)
         _check("find.top_uncovered_share", self.top_uncovered_share, 0.01, 10.0)
+        _check_bool("find.top_skin", self.top_skin)
+        _check("find.top_skin_min_known", self.top_skin_min_known, 0.05, 1.0)
+        _check("find.top_skin_share", self.top_skin_share, 0.0, 1.0)
+        _check("find.top_skin_grow", self.top_skin_grow, 0.0, 2.0)
+        _check("find.skin_min_chroma", self.skin_min_chroma, 0.0, 128.0)
+        _check("find.skin_max_chroma", self.skin_max_chroma, self.skin_min_chroma, 182.0)
+        if not isinstance(self.skin_hue, tuple) or len(self.skin_hue) != 2:
+            raise ValueError(f"find.skin_hue must be a (low, high) pair, got {self.skin_hue!r}")
+        _check("find.skin_hue[0]", self.skin_hue[0], -180.0, 180.0)
+        _check("find.skin_hue[1]", self.skin_hue[1], self.skin_hue[0], 180.0)
+        _check("find.skin_table_distance", self.skin_table_distance, 0.0, 128.0)
+        _check("find.skin_paper_distance", self.skin_paper_distance, 0.0, 128.0)
+        _check("find.skin_paper_lightest", self.skin_paper_lightest, 0.01, 1.0)
+        if not isinstance(self.skin_warmer, tuple) or len(self.skin_warmer) != 2:
+            raise ValueError(f"find.skin_warmer must be an (a, b) pair, got {self.skin_warmer!r}")
+        _check("find.skin_warmer[0]", self.skin_warmer[0], -128.0, 128.0)
+        _check("find.skin_warmer[1]", self.skin_warmer[1], -128.0, 128.0)
+        _check("find.skin_min_blob", self.skin_min_blob, 0.0, 0.1)
         _check_int("find.top_uncovered_max", self.top_uncovered_max, 0, 64)
         _check_bool("find.top_face_fit", self.top_face_fit)
         _check("find.top_face_min_score", self.top_face_min_score, -1.0, 1.0)

@@ -23,10 +23,12 @@ import numpy as np
 from scanner.find import FoundCard, find_cards, other_way
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
 from scanner.find_top import (
+    hand_share,
     outline_distance,
     overlapping,
     refit_in_pile,
     refit_outline,
+    refit_under_hand,
     side_visibility,
     top_flags,
 )
@@ -239,12 +241,36 @@ class Scanner:
             if again is None and p.top_refit_around and detections[k].top:
                 # a top card's outline may run along a hand or arm over it: fitted turned any way
                 again = self._refit_one(frame, work, quads, k, short, around=True)
+            if again is None and detections[k].top:
+                again = self._refit_hand(frame, work, quads, k)
             if again is not None:
                 out[k] = again
                 whole.add(id(again))
         if p.top_refit_pile:
             self._refit_piles(frame, work, quads, out, targets, short, whole)
         return out
+
+    def _refit_hand(self, frame: Image, work: Work, quads: list[FloatArray], k: int) -> Detection | None:
+        """Card ``k`` (marked top, named nothing) read again on the outline ``refit_under_hand``
+        fits over it (``top_skin``), when a hand or arm covers ``top_skin_share`` of its outline
+        or more, that outline moved at least ``top_refit_moved`` of its short side from it and
+        lies within ``top_refit_same`` of no other outline; ``None`` otherwise or when it names
+        no card."""
+        p = self.params.find
+        if not p.top_skin or p.top_skin_grow <= 0.0:
+            return None
+        if p.top_skin_share > 0.0 and hand_share(quads[k], work) < p.top_skin_share:
+            return None
+        rect = refit_under_hand(quads[k], work, p)
+        if rect is None:
+            return None
+        rect_short = side_lengths(rect)[0]
+        if outline_distance(rect, quads[k]) < p.top_refit_moved * rect_short:
+            return None
+        near = p.top_refit_same * rect_short
+        if any(j != k and outline_distance(rect, q) < near for j, q in enumerate(quads)):
+            return None
+        return self._read_at(frame, work, rect)
 
     def _refit_piles(
         self,
