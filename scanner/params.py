@@ -152,7 +152,14 @@ class FindParams:
         top_print_shading: ... both compared less their shading, a blur over this fraction of
             the short side.
         top_index_share: a named card lies over another card when at least this share of its read
-            index box's corners lie inside that card's outline (print shows only on the upper card).
+            index box's corners lie inside that card's outline (print shows only on the upper card) ...
+        top_index_ink: ... unless that box straddles the other card's side and its index print,
+            where it lies inside the other outline, shows less than this share of its contrast
+            outside (the least-squares slope of the frame on the laid template there over the
+            slope outside; ``find_top_print.index_ink``): the other card's pixels cover it there.
+            0 takes the box's corners alone.
+        top_index_shift: ... the index print laid up to this many work pixels either way, where the
+            box's part outside the other card follows it best (an outline is seldom exact).
         top_refit_turn: a card not identified (top cards first) is fitted again to the strongest card-size
             outline turned up to this many degrees either way from its own outline ...
         top_refit_turn_step: ... in steps of this many degrees;
@@ -383,6 +390,8 @@ class FindParams:
     top_min_gradient: float = 24.0
     top_alignment: float = 0.85
     top_index_share: float = 0.5
+    top_index_ink: float = 0.4
+    top_index_shift: int = 2
     top_small: float = 0.75
     top_print_margin: float = 0.15
     top_print_min_score: float = 0.2
@@ -613,6 +622,8 @@ class FindParams:
         _check("find.top_print_min_spread", self.top_print_min_spread, 0.0, 255.0)
         _check("find.top_print_shading", self.top_print_shading, 0.0, 10.0)
         _check("find.top_index_share", self.top_index_share, 0.0, 1.0)
+        _check("find.top_index_ink", self.top_index_ink, 0.0, 2.0)
+        _check_int("find.top_index_shift", self.top_index_shift, 0, 8)
         _check("find.top_refit_turn", self.top_refit_turn, 0.0, 45.0)
         _check("find.top_refit_turn_step", self.top_refit_turn_step, 0.1, 45.0)
         if not isinstance(self.top_refit_sizes, tuple) or len(self.top_refit_sizes) != 2:

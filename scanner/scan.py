@@ -23,6 +23,7 @@ import numpy as np
 from scanner.find import FoundCard, find_cards, other_way
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
 from scanner.find_top import (
+    index_over,
     outline_distance,
     overlapping,
     refit_in_pile,
@@ -30,7 +31,7 @@ from scanner.find_top import (
     side_visibility,
     top_flags,
 )
-from scanner.find_top_print import print_over
+from scanner.find_top_print import index_shown, print_over
 from scanner.find_work import Work, make_work
 from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
@@ -116,13 +117,18 @@ def _retop(
     """``detections`` with ``top`` worked out again over all of them, once the covered cards named
     from a corner have joined the cards found (``whole`` holds the ``id`` of the cards whose whole
     outline was found): ``scanner.find_top.top_flags`` on their final outlines, told also (given
-    the ``templates``) by the print where two named cards overlap (``scanner.find_top_print``).
+    the ``templates``) by the print where two named cards overlap (``scanner.find_top_print``),
+    and the index signs kept only where the index print inside the other card shows
+    (``find_top_print.index_shown``).
     """
     quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
     pairs = overlapping(quads, p)
-    printed = None
+    printed = indexed = None
     if templates is not None:
-        printed = print_over(quads, [d.card for d in detections], templates, work, p, pairs)
+        cards = [d.card for d in detections]
+        printed = print_over(quads, cards, templates, work, p, pairs)
+        named = [c is not None for c in cards]
+        indexed = index_shown(quads, cards, templates, work, p, index_over(quads, named, p, pairs))
     flags = top_flags(
         quads,
         [d.card is not None for d in detections],
@@ -132,6 +138,7 @@ def _retop(
         p,
         printed,
         pairs,
+        indexed,
     )
     return [d if t == d.top else replace(d, top=t) for d, t in zip(detections, flags, strict=True)]
 
