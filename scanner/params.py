@@ -180,7 +180,10 @@ class FindParams:
             sides show along less than this fraction of its outline (a top card's outline that
             took in a card under it) is fitted again the same way (0 never) ...
         top_refit_named_gain: ... and takes the fitted outline when that one reads the same card
-            and its sides show along at least this fraction more of it.
+            and its sides show along at least this fraction more of it ...
+        top_refit_named_rename: ... or reads another card, at a confidence at least this much
+            above the card's own (an outline taking in a card under it reads the top card's
+            print off its place, as a look-alike; above 1 never).
         top_refit_pile: a card fitted again that names none there is fitted once more over the
             whole pile it lies in (the outlines overlapping it): the card on top of a pile is the
             one whose whole outline shows.
@@ -424,6 +427,7 @@ class FindParams:
     top_refit_max: int = 4
     top_refit_named_below: float = 0.9
     top_refit_named_gain: float = 0.0
+    top_refit_named_rename: float = 0.15
     refine_radius: int = 4
     refine_min_points: float = 0.5
     refine_min_step: float = 12.0
@@ -639,6 +643,7 @@ class FindParams:
         _check_int("find.top_refit_max", self.top_refit_max, 0, 64)
         _check("find.top_refit_named_below", self.top_refit_named_below, 0.0, 1.0)
         _check("find.top_refit_named_gain", self.top_refit_named_gain, -1.0, 1.0)
+        _check("find.top_refit_named_rename", self.top_refit_named_rename, 0.0, 2.0)
         _check("find.top_refit_near_best", self.top_refit_near_best, 0.0, 1.0)
         _check("find.refine_radius", self.refine_radius, 0, 64)
         _check("find.refine_min_points", self.refine_min_points, 0.0, 1.0)

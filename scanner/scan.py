@@ -310,9 +310,11 @@ class Scanner:
         ``top_refit_max``, the least shown first) given the outline ``refit_outline`` fits near
         its own, when that outline lies as ``_refit_rect`` asks (but near no other named card's
         only: an outline not identified there may be this card's, misfit), its sides show by
-        ``top_refit_named_gain`` more and it reads the same card: a top card's outline found or
-        laid out a little off (taking in a card under it) is put right, so that it is told from
-        that card.  The ``id`` of each card so moved joins ``whole`` when the card's did."""
+        ``top_refit_named_gain`` more and it reads the same card, or another one at a confidence
+        ``top_refit_named_rename`` above the card's own: a top card's outline found or laid out
+        a little off (taking in a card under it) is put right, so that it is told from that
+        card, and named from its own print.  The ``id`` of each card so moved joins ``whole``
+        when the card's did."""
         p = self.params.find
         if p.top_refit_named_below <= 0.0 or p.top_refit_max == 0:
             return detections
@@ -340,8 +342,12 @@ class Scanner:
             if seen is None or seen < shown[k] + p.top_refit_named_gain:
                 continue  # its sides show less than the card's own: not read
             again = self._read_at(frame, work, rect)
-            if again is None or again.card != detections[k].card:
+            if again is None:
                 continue
+            if again.card != detections[k].card and (
+                again.confidence < detections[k].confidence + p.top_refit_named_rename
+            ):
+                continue  # another card, not clearly better read: likely a card under it
             out[k] = again
             if id(detections[k]) in whole:
                 whole.add(id(again))
