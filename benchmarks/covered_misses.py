@@ -76,7 +76,7 @@ def misses(folder: Path) -> tuple[list[str], Counter[str]]:
         if frame is None:
             raise ValueError(f"cannot read {folder / scene['file']}")
         detections = scanner.scan(frame).detections
-        match = _match(scene["cards"], detections)
+        match = _match(scene["cards"], detections, deck)
         work = make_work(frame, params.find)
         proposals = corner_proposals(work, params.find, params.covered)
         points = np.array([p.point for p in proposals]).reshape(-1, 2) / work.scale

@@ -71,7 +71,7 @@ def cut_outs(folder: Path, params: ScannerParams) -> tuple[list[CutOut], int]:
             failed += 1
             continue
         detections = tuple(Detection(card=None, confidence=0.0, corners=f.corners, top=f.top) for f in found)
-        truth_of = {d: t for t, d in _match(scene["cards"], detections).items()}
+        truth_of = {d: t for t, d in _match(scene["cards"], detections, deck).items()}
         for index, card in enumerate(found):
             true = scene["cards"][truth_of[index]] if index in truth_of else None
             out.append(

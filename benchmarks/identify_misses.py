@@ -156,7 +156,7 @@ def cases(folder: Path, params: ScannerParams) -> list[Case]:
             print(f"  {scene['file']}: the finder failed: {exc}", file=sys.stderr)
             continue
         detections = tuple(Detection(card=None, confidence=0.0, corners=f.corners, top=f.top) for f in found)
-        for ti, di in _match(scene["cards"], detections).items():
+        for ti, di in _match(scene["cards"], detections, deck).items():
             true = scene["cards"][ti]
             if not true["identifiable"]:
                 continue

@@ -137,7 +137,7 @@ def named_in(folder: Path) -> list[Named]:
         with watched_steps(made):
             detections = scanners[deck].scan(np.asarray(frame, np.uint8)).detections
         truth: list[dict[str, Any]] = scene["cards"]
-        match = {di: ti for ti, di in _match(truth, detections).items()}
+        match = {di: ti for ti, di in _match(truth, detections, deck).items()}
         quads = [np.asarray(t["corners"], np.float64) for t in truth]
         for di, d in enumerate(detections):
             if d.card is None:

@@ -222,6 +222,7 @@ def top_flags(
     p: FindParams,
     printed: Arr | None = None,
     pairs: list[tuple[int, int]] | None = None,
+    indexed: Arr | None = None,
 ) -> list[bool]:
     """For each card (``quads`` in work pixels, TL TR BR BL as read), whether it lies on top.
 
@@ -234,7 +235,8 @@ def top_flags(
     named from a corner is on top when it lies over another card or was marked (read at both
     its index corners) or, with ``top_lone_named``, overlaps no other outline; a card not
     identified keeps its mark.  ``pairs``: ``overlapping``'s
-    answer, when already known.
+    answer, when already known; ``indexed``: ``index_over``'s, when already worked out (and
+    checked against the print, ``scanner.find_top_print.index_shown``).
     """
     if pairs is None:
         pairs = overlapping(quads, p)
@@ -249,7 +251,7 @@ def top_flags(
         # corner) is on top, every other keeps its mark
         return [True if alone else m for alone, m in zip(lone, marked, strict=True)]
     sides = order_above(quads, work, p, pairs)
-    by_index = index_over(quads, named, p, pairs)
+    by_index = index_over(quads, named, p, pairs) if indexed is None else indexed.copy()
     by_index &= ~by_index.T  # each read inside the other: the index boxes do not tell
     strong = by_index if printed is None else (printed & ~by_index.T) | by_index
     # the sides are the weakest sign: one that runs against a chain of index or print signs

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from scanner.find_geometry import Arr, FloatArray
+from scanner.find_top import _inside, index_box
 from scanner.find_work import Work
 from scanner.identify_colour import grey
 from scanner.params import FindParams
@@ -30,7 +31,7 @@ from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import Card
 
-__all__ = ["print_over"]
+__all__ = ["index_ink", "index_shown", "print_over"]
 
 log = logging.getLogger(__name__)
 
@@ -131,3 +132,102 @@ def print_over(
         elif scores[1] >= max(scores[0] + p.top_print_margin, p.top_print_min_score):
             over[j, i] = True
     return over
+
+
+def _slope(frame: FloatArray, laid: FloatArray) -> float:
+    """How strongly ``frame`` follows ``laid`` (least-squares slope of the one on the other): 1
+    where the laid print shows as it is, about 0 where something else lies over it."""
+    laid = laid - laid.mean()
+    spread = float((laid * laid).sum())
+    return float((laid * (frame - frame.mean())).sum()) / spread if spread > 1e-9 else 0.0
+
+
+def index_ink(
+    quad: FloatArray,
+    other: FloatArray,
+    face: Image,
+    work: Work,
+    p: FindParams,
+    third: list[FloatArray] | tuple[FloatArray, ...] = (),
+) -> float | None:
+    """How much of the print of the index box at ``quad``'s first corner (its template ``face``,
+    grey, laid along ``quad``; work pixels) shows where that box lies inside the ``other`` card's
+    outline: the slope of the frame on the laid print there (``top_inset`` in from that outline)
+    over its slope in the box's part outside the other outline (the print laid up to
+    ``top_index_shift`` pixels either way, where that part follows it best), both without the
+    pixels within ``top_inset`` of the ``third`` outlines (other named cards: one may lie over
+    the box).  About 1 where the index print runs on over the other card (the card lies over it
+    there), about 0 where the other card's own pixels cover it.  ``None`` where the print cannot
+    tell: the box does not straddle the other card's side (too few pixels either side,
+    ``top_min_samples``), the template has no print (a spread of ``top_print_min_spread``) on
+    one side of it, or the part outside does not follow the print (normalised correlation under
+    ``top_print_min_score``)."""
+    box = index_box(quad)
+    h, w = work.grey.shape[:2]
+    x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(box.max(axis=0)).astype(int) + 2, (w, h))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    origin = np.array([x0, y0], np.float64)
+    in_box = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(in_box, np.round(box - origin).astype(np.int32), 1)
+    ys, xs = np.nonzero(in_box)
+    points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
+    inside = _inside(points, other, p.top_inset)
+    outside = ~_inside(points, other, -p.top_inset)
+    for quad_k in third:
+        clear = ~_inside(points, quad_k, -p.top_inset)
+        inside &= clear
+        outside &= clear
+    if inside.sum() < p.top_min_samples or outside.sum() < p.top_min_samples:
+        return None
+    seen = work.grey[y0:y1, x0:x1].astype(np.float64)[ys, xs]
+    # the print laid a few pixels either way (an outline is seldom exact to the pixel): the
+    # shift where the box's part outside the other card follows it best
+    m = p.top_index_shift
+    window = _laid(face, quad, (int(x0) - m, int(y0) - m), (int(x1 - x0) + 2 * m, int(y1 - y0) + 2 * m))
+    shifts = [(dx, dy) for dy in range(-m, m + 1) for dx in range(-m, m + 1)]
+    fits = [_correlation(seen[outside], window[ys + m - dy, xs + m - dx][outside]) for dx, dy in shifts]
+    best = int(np.argmax(fits))
+    dx, dy = shifts[best]
+    laid = window[ys + m - dy, xs + m - dx]
+    if (
+        fits[best] < p.top_print_min_score
+        or min(laid[outside].std(), laid[inside].std()) < p.top_print_min_spread
+    ):
+        return None  # the print not seen outside, or no print to compare on either side
+    reference = _slope(seen[outside], laid[outside])
+    if reference <= 0.0:
+        return None
+    return _slope(seen[inside], laid[inside]) / reference
+
+
+def index_shown(
+    quads: list[FloatArray],
+    cards: list[Card | None],
+    templates: Templates,
+    work: Work,
+    p: FindParams,
+    over: Arr,
+) -> Arr:
+    """``over`` (``find_top.index_over``'s answer: card ``i`` read at an index box lying within
+    card ``j``'s outline) less the pairs where that box straddles ``j``'s side and the print of
+    ``i``'s index where it lies inside ``j``'s outline shows less than ``top_index_ink`` of its
+    contrast outside (``index_ink``): ``j``'s own pixels cover it there, so the box half under
+    ``j``'s outline is no sign that ``i`` lies over ``j``."""
+    out = over.copy()
+    if p.top_index_ink <= 0.0:
+        return out
+    faces: dict[Card, Image] = {}
+    for i, j in zip(*np.nonzero(over), strict=True):
+        card = cards[i]
+        if card is None:
+            continue
+        if card not in faces:
+            faces[card] = grey(templates.faces[card][0])
+        third = [q for k, q in enumerate(quads) if k not in (i, j) and cards[k] is not None]
+        shown = index_ink(quads[i], quads[j], faces[card], work, p, third)
+        log.debug("index of %s (%d) inside %d: print shown %s", card, i, j, shown)
+        if shown is not None and shown < p.top_index_ink:
+            out[i, j] = False
+    return out

@@ -152,7 +152,14 @@ class FindParams:
         top_print_shading: ... both compared less their shading, a blur over this fraction of
             the short side.
         top_index_share: a named card lies over another card when at least this share of its read
-            index box's corners lie inside that card's outline (print shows only on the upper card).
+            index box's corners lie inside that card's outline (print shows only on the upper card) ...
+        top_index_ink: ... unless that box straddles the other card's side and its index print,
+            where it lies inside the other outline, shows less than this share of its contrast
+            outside (the least-squares slope of the frame on the laid template there over the
+            slope outside; ``find_top_print.index_ink``): the other card's pixels cover it there.
+            0 takes the box's corners alone.
+        top_index_shift: ... the index print laid up to this many work pixels either way, where the
+            box's part outside the other card follows it best (an outline is seldom exact).
         top_refit_turn: a card not identified (top cards first) is fitted again to the strongest card-size
             outline turned up to this many degrees either way from its own outline ...
         top_refit_turn_step: ... in steps of this many degrees;
@@ -173,7 +180,10 @@ class FindParams:
             sides show along less than this fraction of its outline (a top card's outline that
             took in a card under it) is fitted again the same way (0 never) ...
         top_refit_named_gain: ... and takes the fitted outline when that one reads the same card
-            and its sides show along at least this fraction more of it.
+            and its sides show along at least this fraction more of it ...
+        top_refit_named_rename: ... or reads another card, at a confidence at least this much
+            above the card's own (an outline taking in a card under it reads the top card's
+            print off its place, as a look-alike; above 1 never).
         top_refit_pile: a card fitted again that names none there is fitted once more over the
             whole pile it lies in (the outlines overlapping it): the card on top of a pile is the
             one whose whole outline shows.
@@ -407,6 +417,8 @@ class FindParams:
     top_min_gradient: float = 24.0
     top_alignment: float = 0.85
     top_index_share: float = 0.5
+    top_index_ink: float = 0.4
+    top_index_shift: int = 2
     top_small: float = 0.75
     top_print_margin: float = 0.15
     top_print_min_score: float = 0.2
@@ -451,6 +463,7 @@ class FindParams:
     top_refit_max: int = 4
     top_refit_named_below: float = 0.9
     top_refit_named_gain: float = 0.0
+    top_refit_named_rename: float = 0.15
     refine_radius: int = 4
     refine_min_points: float = 0.5
     refine_min_step: float = 12.0
@@ -649,6 +662,8 @@ class FindParams:
         _check("find.top_print_min_spread", self.top_print_min_spread, 0.0, 255.0)
         _check("find.top_print_shading", self.top_print_shading, 0.0, 10.0)
         _check("find.top_index_share", self.top_index_share, 0.0, 1.0)
+        _check("find.top_index_ink", self.top_index_ink, 0.0, 2.0)
+        _check_int("find.top_index_shift", self.top_index_shift, 0, 8)
         _check("find.top_refit_turn", self.top_refit_turn, 0.0, 45.0)
         _check("find.top_refit_turn_step", self.top_refit_turn_step, 0.1, 45.0)
         if not isinstance(self.top_refit_sizes, tuple) or len(self.top_refit_sizes) != 2:
@@ -664,6 +679,7 @@ class FindParams:
         _check_int("find.top_refit_max", self.top_refit_max, 0, 64)
         _check("find.top_refit_named_below", self.top_refit_named_below, 0.0, 1.0)
         _check("find.top_refit_named_gain", self.top_refit_named_gain, -1.0, 1.0)
+        _check("find.top_refit_named_rename", self.top_refit_named_rename, 0.0, 2.0)
         _check("find.top_refit_near_best", self.top_refit_near_best, 0.0, 1.0)
         _check("find.refine_radius", self.refine_radius, 0, 64)
         _check("find.refine_min_points", self.refine_min_points, 0.0, 1.0)

@@ -24,6 +24,7 @@ from scanner.find import FoundCard, find_cards, other_way
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
 from scanner.find_top import (
     hand_share,
+    index_over,
     outline_distance,
     overlapping,
     refit_in_pile,
@@ -32,7 +33,7 @@ from scanner.find_top import (
     side_visibility,
     top_flags,
 )
-from scanner.find_top_print import print_over
+from scanner.find_top_print import index_shown, print_over
 from scanner.find_work import Work, make_work
 from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
@@ -118,13 +119,18 @@ def _retop(
     """``detections`` with ``top`` worked out again over all of them, once the covered cards named
     from a corner have joined the cards found (``whole`` holds the ``id`` of the cards whose whole
     outline was found): ``scanner.find_top.top_flags`` on their final outlines, told also (given
-    the ``templates``) by the print where two named cards overlap (``scanner.find_top_print``).
+    the ``templates``) by the print where two named cards overlap (``scanner.find_top_print``),
+    and the index signs kept only where the index print inside the other card shows
+    (``find_top_print.index_shown``).
     """
     quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
     pairs = overlapping(quads, p)
-    printed = None
+    printed = indexed = None
     if templates is not None:
-        printed = print_over(quads, [d.card for d in detections], templates, work, p, pairs)
+        cards = [d.card for d in detections]
+        printed = print_over(quads, cards, templates, work, p, pairs)
+        named = [c is not None for c in cards]
+        indexed = index_shown(quads, cards, templates, work, p, index_over(quads, named, p, pairs))
     flags = top_flags(
         quads,
         [d.card is not None for d in detections],
@@ -134,6 +140,7 @@ def _retop(
         p,
         printed,
         pairs,
+        indexed,
     )
     return [d if t == d.top else replace(d, top=t) for d, t in zip(detections, flags, strict=True)]
 
@@ -329,9 +336,11 @@ class Scanner:
         ``top_refit_max``, the least shown first) given the outline ``refit_outline`` fits near
         its own, when that outline lies as ``_refit_rect`` asks (but near no other named card's
         only: an outline not identified there may be this card's, misfit), its sides show by
-        ``top_refit_named_gain`` more and it reads the same card: a top card's outline found or
-        laid out a little off (taking in a card under it) is put right, so that it is told from
-        that card.  The ``id`` of each card so moved joins ``whole`` when the card's did."""
+        ``top_refit_named_gain`` more and it reads the same card, or another one at a confidence
+        ``top_refit_named_rename`` above the card's own: a top card's outline found or laid out
+        a little off (taking in a card under it) is put right, so that it is told from that
+        card, and named from its own print.  The ``id`` of each card so moved joins ``whole``
+        when the card's did."""
         p = self.params.find
         if p.top_refit_named_below <= 0.0 or p.top_refit_max == 0:
             return detections
@@ -359,8 +368,12 @@ class Scanner:
             if seen is None or seen < shown[k] + p.top_refit_named_gain:
                 continue  # its sides show less than the card's own: not read
             again = self._read_at(frame, work, rect)
-            if again is None or again.card != detections[k].card:
+            if again is None:
                 continue
+            if again.card != detections[k].card and (
+                again.confidence < detections[k].confidence + p.top_refit_named_rename
+            ):
+                continue  # another card, not clearly better read: likely a card under it
             out[k] = again
             if id(detections[k]) in whole:
                 whole.add(id(again))

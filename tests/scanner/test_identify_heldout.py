@@ -57,19 +57,6 @@ BASE = ScannerParams()
 @pytest.mark.parametrize(
     ("seed", "index", "before"),
     [
-        # a black 7 over a 3D, named 7S by the wide index search 0.04 ahead of 7C, on an outline
-        # nearer the 3D (the named top card's refit, ``top_refit_named_below``, and the face
-        # alignment, ``top_face_fit``, move it onto the 7S, so that the 3D no longer reads as 7S:
-        # switched off to show the identifier's case)
-        (
-            9090,
-            60,
-            replace(
-                BASE,
-                identify=replace(BASE.identify, wide_twin_margin=0.0),
-                find=replace(BASE.find, top_refit_named_below=0.0, top_face_fit=False),
-            ),
-        ),
         # a false find over part of a heart card, named 4H by the blend with a face score of 0.22
         (4714, 64, replace(BASE, identify=replace(BASE.identify, blend_face_score=0.0))),
         # a whole, blurred 7S named 7C by the index and the face agreeing, 0.003 ahead of 7S (the
