@@ -5,13 +5,12 @@ A corner proposal (``scanner.find_corners``) lays a card out from a possible ind
 corner; ``read_corner`` names the card there when the index is clear (the
 ``CoveredParams`` thresholds of an index alone).  A proposal is often a little off:
 ``read_corner_turning`` reads an unclear corner again turned a few degrees about its
-corner point, ``read_corner_stretching`` with its card's long side a little longer or shorter
-(a camera off vertical foreshortens a card along the way it tilts), ``read_corner_shifting``
-reads a corner that names nothing moved back along the side it was found by (where a straight
-run of an outline ends at the card over it, short of the covered card's own corner), and
-``read_corner_searching`` reads a corner still unclear with its index looked for farther around
-its place, turned farther either way.  ``scanner.scan_covered`` reads the corners of a frame
-with these.
+corner point, ``read_corner_shifting`` reads a corner that names nothing moved back
+along the side it was found by (where a straight run of an outline ends at the card
+over it, short of the covered card's own corner), and ``read_corner_searching`` reads
+a corner still unclear with its index looked for farther around its place, turned
+farther either way.  ``scanner.scan_covered`` reads
+the corners of a frame with these.
 """
 
 from __future__ import annotations
@@ -39,7 +38,6 @@ __all__ = [
     "read_corner",
     "read_corner_searching",
     "read_corner_shifting",
-    "read_corner_stretching",
     "read_corner_turning",
     "turned",
 ]
@@ -260,48 +258,6 @@ def read_corner_turning(
     if rivals:
         return first, 0.0, extra
     return best, angle, extra
-
-
-def read_corner_stretching(
-    frame: Image,
-    quad: FloatArray,
-    first: CornerReading,
-    templates: Templates,
-    params: ScannerParams,
-    budget: int,
-) -> tuple[CornerReading | None, int]:
-    """Read the corner of ``quad`` (frame pixels, TL TR BR BL) that read ``first`` as it lay
-    (unclear: no card named, best score at least ``covered.turn_min_score``) again with its long
-    side stretched by each of ``covered.stretch_steps`` (fractions), at most ``budget`` reads: a
-    camera off vertical foreshortens a card along the way it tilts, so a card seen along the tilt
-    shows a shorter long side than the card's aspect gives, one seen across it a longer.
-
-    Returns the reading kept (``None`` when none names a card) and the number of reads made.  A
-    stretched read is kept only when it names the card ``first`` ranked first, leads its next card
-    by ``covered.turn_lead`` more than the deck's margin, and no other stretch names another card;
-    of several, the one with the highest score.
-    """
-    p = params.covered
-    if first.card is not None or budget <= 0 or first.score < p.turn_min_score:
-        return None, 0
-    lead = _deck_margin(p, templates.deck) + p.turn_lead
-    down = quad[3] - quad[0]
-    best: CornerReading | None = None
-    reads = 0
-    for step in p.stretch_steps:
-        if reads >= budget:
-            break
-        reads += 1
-        longer = down * step
-        stretched = np.array([quad[0], quad[1], quad[2] + longer, quad[3] + longer], np.float64)
-        reading = read_corner(frame, stretched, templates, params)
-        if reading.card is None or reading.margin < lead:
-            continue
-        if reading.card != first.candidate:
-            return None, reads  # a stretch names another card than the corner read as it lay
-        if best is None or reading.score > best.score:
-            best = reading
-    return best, reads
 
 
 def read_corner_shifting(

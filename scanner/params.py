@@ -1088,17 +1088,6 @@ class CoveredParams:
             frame's, or a probe's) reaches past its own sides, and its index reads best at its
             own size...
         resize_gain: ...the lead over its first score that moves it.
-        stretch_reads: a corner that reads unclear as it lay and turned (no card named, best score
-            at least ``turn_min_score``) is read again with its card's long side stretched by each
-            of ``stretch_steps`` (``covered_read.read_corner_stretching``), at most this many such
-            reads a frame (0: off): a camera off vertical foreshortens a card along the way it
-            tilts (on scenes rendered with three other seeds the long side over the short of the
-            visible cards lay within 0.93-1.08 of the card's aspect for 90% of them, and 34 of 479
-            named at their true corners with their true aspect were not named at the card's
-            aspect, 9 the other way round)...
-        stretch_steps: ...the stretches tried (fractions of the long side); a stretched read names
-            its card as a turned read does (``turn_lead``, the card the corner ranked first as it
-            lay, no other stretch naming another card).
     """
 
     enabled: bool = True
@@ -1204,8 +1193,6 @@ class CoveredParams:
     centre_sizes: tuple[float, float] = (0.8, 1.04)
     resize_steps: tuple[float, ...] = (0.86, 0.9)
     resize_gain: float = 0.03
-    stretch_reads: int = 32
-    stretch_steps: tuple[float, ...] = (-0.07, 0.07)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -1319,8 +1306,6 @@ class CoveredParams:
         if self.resize_steps != ():
             _check_steps("covered.resize_steps", self.resize_steps, 0.5, 1.5)
         _check("covered.resize_gain", self.resize_gain, 0.0, 1.0)
-        _check_int("covered.stretch_reads", self.stretch_reads, 0, 10000)
-        _check_steps("covered.stretch_steps", self.stretch_steps, -0.5, 0.5)
         _check_bool("covered.gap_beyond", self.gap_beyond)
         _check("covered.gap_step_min", self.gap_step_min, 0.0, 10.0)
         _check("covered.gap_step_max", self.gap_step_max, self.gap_step_min, 10.0)

@@ -32,10 +32,8 @@ index.  Here the index decides instead of the geometry:
    ``CoveredParams.max_reads`` per frame;
 4. the corner part of the card is cut out upright into a canonical card image
    and its top-left index alone is read (``read_index(..., upright_only=True)``,
-   searched ``CoveredParams.search_px`` around its place); a corner that reads unclear as it
-   lay and turned a few degrees is read with its card's long side stretched either way
-   (``read_corner_stretching``: a tilted camera foreshortens a card along the tilt); one that
-   still names nothing is read again moved back along the side it was found by
+   searched ``CoveredParams.search_px`` around its place); a corner that names nothing, as it
+   lay or turned a few degrees, is read again moved back along the side it was found by
    (``read_corner_shifting``: a corner where an outline's straight run ends lies where the card
    over it cuts that side, short of the card's own corner), and one still unclear is read with
    its index looked for farther around it, turned farther (``read_corner_searching``); last, a
@@ -76,7 +74,6 @@ from scanner.covered_read import (
     read_corner,
     read_corner_searching,
     read_corner_shifting,
-    read_corner_stretching,
     read_corner_turning,
     turned,
 )
@@ -131,10 +128,6 @@ class _Named:
     """Read between two named cards of a row or a fan (``_gap_named``; ``moved`` too): where it
     was read no card was named, so it is not taken for a card of its name whose outline holds
     its corner (a fan of Octoplus cards may hold two of one name)."""
-    stretched: bool = False
-    """Read with the card's long side stretched (``read_corner_stretching``): a reading of its name
-    whose card holds its index, or whose index its card holds, is the same card
-    (``_stretched_twice``)."""
 
 
 def _apart(a: FloatArray, b: FloatArray) -> float:
@@ -442,18 +435,8 @@ def _local_sizes(
     return out
 
 
-def _stretched_twice(a: _Named, b: _Named) -> bool:
-    """Whether ``a`` or ``b`` was read stretched (``_Named.stretched``) and the index of either lies
-    inside the other's card: one card seen longer than the card's aspect, read from both its index
-    corners, laid out too short from each to lie within ``same_card`` of each other."""
-    return (a.stretched or b.stretched) and (
-        holds(b.quad, _index_points(a.quad).mean(axis=0)) or holds(a.quad, _index_points(b.quad).mean(axis=0))
-    )
-
-
 def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
-    """Readings of one card whose cards lie within ``same`` (``_apart``), or one of them read stretched
-    with its index inside the other's card (``_stretched_twice``), become one (the best scored,
+    """Readings of one card whose cards lie within ``same`` (``_apart``) become one (the best scored,
     counting the index corners read); of readings of different cards at one place (corners
     closer than ``near`` of the card's short side) only the best scored is kept.  Readings made
     with the corner moved (``_Named.moved``) come after all others, and one whose corner lies
@@ -470,9 +453,7 @@ def _merge(named: list[_Named], same: float, near: float) -> list[_Named]:
                 and holds(other.quad, item.quad[0])
             ):
                 break  # a moved read of a card already read there (at another size)
-            if item.reading.card == other.reading.card and (
-                _apart(item.quad, other.quad) <= same or _stretched_twice(item, other)
-            ):
+            if item.reading.card == other.reading.card and _apart(item.quad, other.quad) <= same:
                 far = float(np.hypot(*(item.corner - other.corner)))
                 opposite = far > 0.5 * side_lengths(other.quad)[0]
                 kept[k] = replace(other, corners_read=other.corners_read + int(opposite))
@@ -545,7 +526,6 @@ def read_covered(
     proposals = corner_proposals(work, params.find, p, near)
     reads = 0
     turn_reads = 0
-    stretch_reads = 0
     shift_reads = p.shift_reads if plain else 0
     search_reads = p.search_reads if plain else 0
     named: list[_Named] = []
@@ -602,14 +582,6 @@ def read_covered(
             turn_reads += extra
             at = proposal
             first = reading
-            stretched_read = False
-            if reading.card is None and p.stretch_reads > stretch_reads:
-                stretched, extra = read_corner_stretching(
-                    frame, quad / work.scale, reading, templates, params, p.stretch_reads - stretch_reads
-                )
-                stretch_reads += extra
-                reading = stretched if stretched is not None else reading
-                stretched_read = stretched is not None
             if reading.card is None and p.shift_reads > shift_reads and not proposal.junction:
                 moved, at, extra = read_corner_shifting(
                     frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads
@@ -629,23 +601,16 @@ def read_covered(
                 if angle != 0.0:
                     fitted = turned(fitted, angle)
                 named.append(
-                    _Named(
-                        fitted / work.scale,
-                        reading,
-                        at.point,
-                        moved=searched or at is not proposal,
-                        stretched=stretched_read,
-                    )
+                    _Named(fitted / work.scale, reading, at.point, moved=searched or at is not proposal)
                 )
                 if k not in own_size and short in shorts:
                     votes[shorts.index(short)] += 1
                 break
     log.debug(
-        "covered: %d corners, %d read, %d read turned, %d stretched, %d read moved, %d searched, %d named",
+        "covered: %d corners, %d read, %d read turned, %d read moved, %d searched, %d named",
         len(proposals),
         reads,
         turn_reads,
-        stretch_reads,
         shift_reads,
         search_reads,
         len(named),
