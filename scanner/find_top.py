@@ -349,16 +349,27 @@ def refit_outline(
     own_short, _ = side_lengths(quad)
     if own_short < 4:
         return None
-    centre = quad.mean(axis=0)
-    radius = np.linalg.norm(quad - centre, axis=1).mean()
-    grown = centre + (quad - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
-    directions = [side_angle(quad[0], quad[1])]
-    if around:
-        # bases spaced so that each one's turns (``top_refit_turn`` either way) meet the next's
-        spacing = 2.0 * p.top_refit_turn + p.top_refit_turn_step
-        directions = [directions[0] + math.radians(k * spacing) for k in range(math.ceil(90.0 / spacing))]
+    grown = _grown(quad, p.top_refit_grow * own_short)
+    directions = _turned_any_way(quad, p) if around else [side_angle(quad[0], quad[1])]
     best = _fit_within(grown, directions, _widths(own_short, short, p), work, p)
     return None if best is None else best[1]
+
+
+def _grown(quad: FloatArray, by: float) -> FloatArray:
+    """``quad`` grown about its centre so that its corners lie ``by`` work pixels further out on
+    average."""
+    centre = quad.mean(axis=0)
+    radius = float(np.linalg.norm(quad - centre, axis=1).mean())
+    grown: FloatArray = centre + (quad - centre) * (1.0 + by / max(radius, 1e-9))
+    return grown
+
+
+def _turned_any_way(quad: FloatArray, p: FindParams) -> list[float]:
+    """Base directions (radians) from ``quad``'s first side over a quarter turn, spaced so that
+    each one's turns (``top_refit_turn`` either way) meet the next's."""
+    spacing = 2.0 * p.top_refit_turn + p.top_refit_turn_step
+    base = side_angle(quad[0], quad[1])
+    return [base + math.radians(k * spacing) for k in range(math.ceil(90.0 / spacing))]
 
 
 def hand_share(quad: FloatArray, work: Work) -> float:
@@ -390,13 +401,8 @@ def refit_under_hand(quad: FloatArray, work: Work, p: FindParams) -> FloatArray 
     own_short, _ = side_lengths(quad)
     if own_short < 4:
         return None
-    centre = quad.mean(axis=0)
-    radius = np.linalg.norm(quad - centre, axis=1).mean()
-    grown = centre + (quad - centre) * (1.0 + p.top_skin_grow * own_short / max(radius, 1e-9))
-    spacing = 2.0 * p.top_refit_turn + p.top_refit_turn_step
-    base = side_angle(quad[0], quad[1])
-    directions = [base + math.radians(k * spacing) for k in range(math.ceil(90.0 / spacing))]
-    best = _fit_within(grown, directions, _widths(own_short, None, p), work, p, off_hand=True)
+    grown = _grown(quad, p.top_skin_grow * own_short)
+    best = _fit_within(grown, _turned_any_way(quad, p), _widths(own_short, None, p), work, p, off_hand=True)
     return None if best is None else best[1]
 
 
@@ -418,9 +424,7 @@ def refit_in_pile(
     if short is None:
         points = np.concatenate([points, _cluster(quad, work)])
     hull = cv2.convexHull(points).reshape(-1, 2).astype(np.float64)
-    centre = hull.mean(axis=0)
-    radius = float(np.linalg.norm(hull - centre, axis=1).mean())
-    grown = centre + (hull - centre) * (1.0 + p.top_refit_grow * own_short / max(radius, 1e-9))
+    grown = _grown(hull, p.top_refit_grow * own_short)
     angles: list[float] = []
     for q in pile:
         a = side_angle(q[0], q[1])
