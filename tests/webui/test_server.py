@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 
@@ -74,9 +75,11 @@ def test_sockets_closed_from_outside_the_loop_leave_its_map_a_loop_timeout_befor
     listener, trigger = server.server, server.server.trigger
     write_end, sock = trigger.trigger, listener.socket
     waits: list[tuple[float, bool, bool]] = []
+    sleep = time.sleep
 
     def wait(seconds: float) -> None:
         waits.append((seconds, listener in listener._map.values(), sock.fileno() != -1))
+        sleep(seconds)  # the wait itself too: the select under way must end before the close
 
     monkeypatch.setattr("webui.server.time.sleep", wait)
     trigger.trigger = 1_000_000  # no such descriptor: waking the loop fails with EBADF
