@@ -39,7 +39,7 @@ _ACROSS = np.array([-1.0, 0.0, 1.0])[:, None, None]
 """Offsets (pixels, along the outward normal) at which a side is sampled."""
 
 
-def _inside(points: FloatArray, quad: FloatArray, margin: float) -> Arr:
+def inside_by(points: FloatArray, quad: FloatArray, margin: float) -> Arr:
     """Which points lie inside the convex ``quad`` by at least ``margin`` pixels."""
     centre = quad.mean(axis=0)
     keep = np.ones(len(points), bool)
@@ -76,7 +76,7 @@ def side_visibility(quad: FloatArray, work: Work, within: FloatArray | None, p: 
     h, w = work.grey.shape[:2]
     keep = (pts[:, 0] >= 2) & (pts[:, 1] >= 2) & (pts[:, 0] < w - 2) & (pts[:, 1] < h - 2)
     if within is not None:
-        keep &= _inside(pts, within, p.top_inset)
+        keep &= inside_by(pts, within, p.top_inset)
     pts, nrm = pts[keep], nrm[keep]
     if len(pts) < p.top_min_samples:
         return None
@@ -183,7 +183,7 @@ def index_over(
     over = np.zeros((n, n), bool)
     for a, b in overlapping(quads, p) if pairs is None else pairs:
         for i, j in ((a, b), (b, a)):
-            if named[i] and _inside(index_box(quads[i]), quads[j], p.top_inset).mean() >= p.top_index_share:
+            if named[i] and inside_by(index_box(quads[i]), quads[j], p.top_inset).mean() >= p.top_index_share:
                 over[i, j] = True
     return over
 
@@ -588,7 +588,7 @@ def _fit_within(
     held = [
         k
         for k, (shown, rect) in by_size.items()
-        if shown >= near_best * best[0] and _inside(best[1], rect, -p.top_inset).all()
+        if shown >= near_best * best[0] and inside_by(best[1], rect, -p.top_inset).all()
     ]
     return by_size[max(held)] if held else best
 

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from scanner.find_geometry import Arr, FloatArray
-from scanner.find_top import _inside, index_box
+from scanner.find_top import index_box, inside_by
 from scanner.find_work import Work
 from scanner.identify_colour import grey
 from scanner.params import FindParams
@@ -173,10 +173,10 @@ def index_ink(
     cv2.fillConvexPoly(in_box, np.round(box - origin).astype(np.int32), 1)
     ys, xs = np.nonzero(in_box)
     points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
-    inside = _inside(points, other, p.top_inset)
-    outside = ~_inside(points, other, -p.top_inset)
+    inside = inside_by(points, other, p.top_inset)
+    outside = ~inside_by(points, other, -p.top_inset)
     for quad_k in third:
-        clear = ~_inside(points, quad_k, -p.top_inset)
+        clear = ~inside_by(points, quad_k, -p.top_inset)
         inside &= clear
         outside &= clear
     if inside.sum() < p.top_min_samples or outside.sum() < p.top_min_samples:

@@ -13,6 +13,7 @@ it logs a warning and returns an empty result carrying the error message.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -269,13 +270,7 @@ class Scanner:
         if p.top_skin_share > 0.0 and hand_share(quads[k], work) < p.top_skin_share:
             return None
         rect = refit_under_hand(quads[k], work, p)
-        if rect is None:
-            return None
-        rect_short = side_lengths(rect)[0]
-        if outline_distance(rect, quads[k]) < p.top_refit_moved * rect_short:
-            return None
-        near = p.top_refit_same * rect_short
-        if any(j != k and outline_distance(rect, q) < near for j, q in enumerate(quads)):
+        if rect is None or not self._placed(rect, quads, k, range(len(quads)), math.inf):
             return None
         return self._read_at(frame, work, rect)
 
@@ -422,16 +417,23 @@ class Scanner:
         ``others`` (indices into ``quads``: that card, not a new reading)."""
         p = self.params.find
         rect = refit_outline(quads[k], work, p, short, around)
-        if rect is None:
-            return None
-        rect_short = side_lengths(rect)[0]
-        moved = outline_distance(rect, quads[k])
-        if not p.top_refit_moved * rect_short <= moved <= p.top_refit_reach * rect_short:
-            return None
-        near = p.top_refit_same * rect_short
-        if any(j != k and outline_distance(rect, quads[j]) < near for j in others):
+        if rect is None or not self._placed(rect, quads, k, others, p.top_refit_reach):
             return None
         return rect
+
+    def _placed(
+        self, rect: FloatArray, quads: list[FloatArray], k: int, others: Iterable[int], reach: float
+    ) -> bool:
+        """Whether ``rect``, fitted for card ``k``, moved at least ``top_refit_moved`` and at most
+        ``reach`` of its short side from ``quads[k]`` and lies within ``top_refit_same`` of none
+        of the outlines ``others`` (indices into ``quads``: that card, not a new reading)."""
+        p = self.params.find
+        rect_short = side_lengths(rect)[0]
+        moved = outline_distance(rect, quads[k])
+        if not p.top_refit_moved * rect_short <= moved <= reach * rect_short:
+            return False
+        near = p.top_refit_same * rect_short
+        return not any(j != k and outline_distance(rect, quads[j]) < near for j in others)
 
     def _fit_short(self, work: Work, quads: list[FloatArray], detections: list[Detection]) -> float | None:
         """The short side (work pixels) outlines are fitted at: calibration's card size, else the

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from scanner.find_geometry import as_quad
-from scanner.find_top import _inside, index_box, index_over
+from scanner.find_top import index_box, index_over, inside_by
 from scanner.find_top_print import index_ink, index_shown
 from scanner.find_work import make_work
 from scanner.identify_colour import grey
@@ -70,7 +70,7 @@ def test_an_index_box_half_under_the_card_on_top_does_not_put_its_card_over_it(
     quads = [upper * work.scale, LOWER * work.scale]
     # the 1's box straddles the 3's lower side: half its corners inside, so the outlines alone
     # put the 1 over the 3 (the print where they overlap says the 3, but the index is stronger)
-    assert _inside(index_box(quads[1]), quads[0], PARAMS.top_inset).mean() == PARAMS.top_index_share
+    assert inside_by(index_box(quads[1]), quads[0], PARAMS.top_inset).mean() == PARAMS.top_index_share
     assert index_over(quads, [True, True], PARAMS).tolist() == [[False, False], [True, False]]
     assert _tops(img, upper, replace(PARAMS, top_index_ink=0.0)) == [False, True]
     # the 1's ink inside the 3's outline is covered by the 3: no sign, the 3 lies on top
@@ -100,7 +100,7 @@ def test_an_index_box_wholly_inside_the_other_card_or_outside_it_is_not_looked_a
     work = make_work(img, PARAMS)
     face = grey(TEMPLATES.faces[ONE][0])
     around = card_quad(381.3, 253.5, 100.0, 0) * work.scale
-    assert _inside(index_box(LOWER), around, PARAMS.top_inset).all()
+    assert inside_by(index_box(LOWER), around, PARAMS.top_inset).all()
     assert index_ink(LOWER * work.scale, around, face, work, PARAMS) is None
     apart = card_quad(200, 100, 71.6, 0) * work.scale
     assert index_ink(LOWER * work.scale, apart, face, work, PARAMS) is None
