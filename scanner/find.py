@@ -259,9 +259,11 @@ def _lone_cards(
     passes: tuple[tuple[str, bool], ...] = _PASSES,
     faint: Arr | None = None,
     slanted: list[FloatArray] | None = None,
-) -> list[FloatArray]:
+    rough_only: bool = False,
+) -> list[FloatArray] | None:
     """The lone cards of ``passes``; each outlined only as a card seen at a slant joins
-    ``slanted`` (when given)."""
+    ``slanted`` (when given).  With ``rough_only``, ``None`` where the work image's own denoised
+    cuts would be made (a rough outline that the cards found do not explain)."""
     area = float(work.grey.shape[0] * work.grey.shape[1])
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     lone: list[FloatArray] = []
@@ -276,6 +278,8 @@ def _lone_cards(
                 for c in outlines[cut]
             ):
                 continue
+            if rough_only:
+                return None
             _full_cuts(work, outlines, p)
         for c in outlines[name]:
             if not min_area * 0.7 <= cv2.contourArea(c) <= max_area or _explained(c, lone, 1.3, polygons):
@@ -547,6 +551,29 @@ def _split_cards(
     return chosen
 
 
+def find_separate(image: Image, params: FindParams, work: Work) -> list[FoundCard] | None:
+    """The cards of a frame of separate cards, as ``find_cards(image, params, work, scores=False)``
+    finds them, when every card is a lone card outlined by the card-pixel passes (the work
+    image's own denoised cuts not needed, no faint edges), every cluster of card pixels is
+    explained by one of them and none is dropped for its size; ``None`` for any other frame
+    (nothing found, piles, fans, touching cards, cards hardly lighter than the table), which
+    ``find_cards`` looks at in full."""
+    return _find(image, params, work, False, separate=True)
+
+
+def _unexplained(work: Work, outlines: dict[str, list[Arr]], lone: list[FloatArray], p: FindParams) -> bool:
+    """Whether some cluster or visible part of card pixels large enough to give a card corner
+    (``_split_cards``) is explained by no lone card."""
+    area = float(work.grey.shape[0] * work.grey.shape[1])
+    least = p.min_part_area * p.min_card_area * area
+    polygons = [_polygon(q) for q in lone]
+    return any(
+        cv2.contourArea(c) >= least and not _explained(c, lone, 1.15, polygons)
+        for name in ("union", "split")
+        for c in outlines[name]
+    )
+
+
 def find_cards(
     image: Image, params: FindParams, work: Work | None = None, scores: bool = True
 ) -> list[FoundCard]:
@@ -563,6 +590,15 @@ def find_cards(
     array raises whatever OpenCV raises (``cv2.error``).
     """
     work = make_work(image, params) if work is None else work
+    found = _find(image, params, work, scores, separate=False)
+    assert found is not None  # only a look at separate cards gives up
+    return found
+
+
+def _find(
+    image: Image, params: FindParams, work: Work, scores: bool, separate: bool
+) -> list[FoundCard] | None:
+    """``find_cards``; with ``separate``, ``find_separate``."""
     # how much of each quad's outline shows, measured once per quad (faint check, size check, score)
     measured: dict[int, tuple[FloatArray, float | None]] = {}
 
@@ -575,7 +611,16 @@ def find_cards(
 
     outlines = _outlines(work, params)
     slanted: list[FloatArray] = []  # the quads outlined only as cards seen at a slant
-    lone = _lone_cards(work, outlines, params, slanted=slanted)
+    lone_cards = _lone_cards(work, outlines, params, slanted=slanted, rough_only=separate)
+    if lone_cards is None:
+        return None  # a rough outline that no card explains: not a frame of separate cards alone
+    lone = lone_cards
+    if separate and (
+        not lone
+        or all(_doubtful(q, shown(q), work, params) for q in lone)
+        or _unexplained(work, outlines, lone, params)
+    ):
+        return None
     faint: Faint | None = None
     if not lone or all(_doubtful(q, shown(q), work, params) for q in lone):
         # a card hardly lighter than its table: the regions its faint edges enclose
@@ -585,11 +630,14 @@ def find_cards(
             faint.regions, params.min_card_area * area, params.max_card_area * area, params
         )
         faint_lone = _lone_cards(work, outlines, params, (("faint", True),), faint.edges, slanted)
-        lone = _dedupe(lone + faint_lone, params)
-    lone += _lone_in_clusters(image, work, outlines, lone, params)
-    if params.complete_hand:  # a card a hand cuts: the whole card from its sides in view
-        lone += hand_cut_lone(outlines["split"], lone, work, params, _dense)
-    quads = _split_cards(work, outlines, lone, params)
+        lone = _dedupe(lone + (faint_lone or []), params)
+    if separate:
+        quads = list(lone)  # every cluster explained: nothing to cut out nor to rebuild
+    else:
+        lone += _lone_in_clusters(image, work, outlines, lone, params)
+        if params.complete_hand:  # a card a hand cuts: the whole card from its sides in view
+            lone += hand_cut_lone(outlines["split"], lone, work, params, _dense)
+        quads = _split_cards(work, outlines, lone, params)
     if faint is not None and not lone and all((shown(q) or 0.0) < params.line_below for q in quads):
         lined = _lone_by_lines(work, faint.edges, params)
         # cards rebuilt from corners on a card bounded by lines are its print
@@ -616,7 +664,10 @@ def find_cards(
                 faint_canny_high=params.faint_canny_high * factor,
             )
             return find_cards(image, fainter, flat, scores)
-    quads = _of_one_size(quads, shown, params)
+    kept = _of_one_size(quads, shown, params)
+    if separate and len(kept) < len(quads):
+        return None
+    quads = kept
     tops = mark_tops(quads, work, params)
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []

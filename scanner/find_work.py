@@ -115,7 +115,17 @@ def make_work(image: Image, p: FindParams) -> Work:
     h, w = image.shape[:2]
     scale = min(1.0, p.work_long_side / max(h, w))
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    small: Arr = image if scale == 1.0 else cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    small: Arr
+    if scale == 1.0:
+        small = image
+    elif 1.0 / 3.0 <= scale < 0.5:
+        # halved by pixel blocks (OpenCV's fast path), then linearly the rest of the way (at most
+        # 1.5 times: every pixel of the half still counts); a pixel-area resize at a factor that
+        # is no whole number takes OpenCV's slow path (about 2 ms against 0.4 for a 1280x720 frame)
+        half = cv2.resize(image, (max(1, round(w / 2)), max(1, round(h / 2))), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(half, size, interpolation=cv2.INTER_LINEAR)
+    else:
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)

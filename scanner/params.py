@@ -10,7 +10,8 @@ unless their name says otherwise.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scorer.cards import OctoCard
@@ -351,6 +352,12 @@ class FindParams:
             found may share only one corner with its card) ...
         relay_far_gain: ... taking the one that shows best when it shows at least this much more
             of its length than its own (and lies ``relay_moved`` from it).
+        quick_long_side: with more than 0 (and less than ``work_long_side``), a frame is first
+            scanned with a work image of this long side (``ScannerParams.at_work_side``: every
+            size in work pixels scaled with it; the corners are refined at full resolution as
+            always), and that scan is the answer when the frame holds only separate cards found
+            whole and all named (``scanner.scan.Scanner.scan``); any other frame is scanned again
+            at ``work_long_side`` (0: never).
     """
 
     work_long_side: int = 640
@@ -527,6 +534,7 @@ class FindParams:
     relay_turn_step: float = 1.0
     relay_far_turn: float = 16.0
     relay_far_gain: float = 0.08
+    quick_long_side: int = 427
 
     def __post_init__(self) -> None:
         self.validate()
@@ -751,6 +759,12 @@ class FindParams:
         _check("find.relay_turn_step", self.relay_turn_step, 0.1, 45.0)
         _check("find.relay_far_turn", self.relay_far_turn, 0.0, 45.0)
         _check("find.relay_far_gain", self.relay_far_gain, 0.0, 1.0)
+        _check_int("find.quick_long_side", self.quick_long_side, 0, 8192)
+        if self.quick_long_side > 0 and not 64 <= self.quick_long_side < self.work_long_side:
+            raise ValueError(
+                f"find.quick_long_side must be 0 or in [64, find.work_long_side), "
+                f"got {self.quick_long_side!r}"
+            )
         if not isinstance(self.faint_at_border, bool):
             raise ValueError(f"find.faint_at_border must be True or False, got {self.faint_at_border!r}")
         if not isinstance(self.mirrored, bool):
@@ -1342,3 +1356,77 @@ class ScannerParams:
                 f"find.card_width x find.card_height must be the identifier's {CARD_WIDTH}x{CARD_HEIGHT}, "
                 f"got {self.find.card_width}x{self.find.card_height}"
             )
+
+    def at_work_side(self, side: int) -> ScannerParams:
+        """These parameters for a work image of long side ``side`` instead of
+        ``find.work_long_side``: every size given in work pixels (``WORK_PIXEL_SIZES``) scaled by
+        ``side / find.work_long_side`` (whole numbers rounded, at least 1 where 0 would turn a
+        step off; the median filter's size to the nearest odd number), ``quick_long_side`` 0.
+        Fractions, areas as fractions and thresholds stay as they are."""
+        ratio = side / self.find.work_long_side
+        find = replace(
+            self.find,
+            work_long_side=side,
+            quick_long_side=0,
+            denoise_kernel=max(1, 2 * round((self.find.denoise_kernel * ratio - 1) / 2) + 1),
+            **_scaled(self.find, WORK_PIXEL_SIZES["find"], ratio),
+        )
+        covered = replace(self.covered, **_scaled(self.covered, WORK_PIXEL_SIZES["covered"], ratio))
+        return replace(self, find=find, covered=covered)
+
+
+WORK_PIXEL_SIZES: dict[str, tuple[str, ...]] = {
+    "find": (
+        "corner_epsilon",
+        "min_arm",
+        "top_inset",
+        "frame_margin",
+        "border_min_px",
+        "line_merge_distance",
+        "fine_pad",
+        "edge_probe",
+        "refine_radius",
+        "faint_open",
+        "line_gap",
+        "line_votes",
+        "top_index_shift",
+        "shrunk_grow",
+    ),
+    "covered": (
+        "side_tolerance",
+        "side_min_px",
+        "side_join",
+        "duplicate_point",
+        "line_length",
+        "line_gap",
+        "line_join",
+        "min_run",
+        "run_epsilon",
+        "refine_radius",
+        "refine_length",
+        "refine_slant_length",
+        "junction_reach",
+        "junction_length",
+        "open_margin",
+        "line_votes",
+    ),
+}
+"""The fields of ``FindParams`` and ``CoveredParams`` that are sizes in work pixels (besides
+``FindParams.denoise_kernel``, a filter size): ``ScannerParams.at_work_side`` scales them."""
+
+_MAY_BE_ZERO = frozenset({"top_index_shift", "shrunk_grow"})
+"""Whole-number sizes that may round to 0 (a step of no pixels); the others stay at least 1."""
+
+
+def _scaled(section: object, names: tuple[str, ...], ratio: float) -> dict[str, Any]:
+    """The fields ``names`` of ``section`` times ``ratio``: ints rounded (at least 1 unless in
+    ``_MAY_BE_ZERO`` or 0 already), floats as they come."""
+    out: dict[str, Any] = {}
+    for name in names:
+        value = getattr(section, name)
+        if isinstance(value, int):
+            low = 0 if name in _MAY_BE_ZERO or value == 0 else 1
+            out[name] = max(low, round(value * ratio))
+        else:
+            out[name] = value * ratio
+    return out

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from scanner.find import FoundCard, find_cards, other_way
+from scanner.find import FoundCard, find_cards, find_separate, other_way
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
 from scanner.find_top import (
     hand_share,
@@ -167,6 +167,8 @@ class Scanner:
                     "no built-in templates for %s (%s): cards will not be identified", deck.value, exc
                 )
         self.templates = templates
+        self._quick_scanner: tuple[ScannerParams, Scanner] | None = None
+        """``_quick``'s scanner, once made, and the parameters it was made of."""
 
     def warm_up(self) -> None:
         """Run the pipeline once on a drawn card so that one-time set-up (OpenCV's
@@ -183,9 +185,45 @@ class Scanner:
         """
         frame = check_frame(image)
         start = time.perf_counter()
+        detections: list[Detection] | None = None
+        quick = self._quick()
+        if quick is not None and max(frame.shape[:2]) > quick.params.find.work_long_side:
+            # a frame of separate cards, all named, is read from the smaller work image alone
+            detections = quick._read(frame, separate=True)
+        if detections is None:
+            detections = self._read(frame, separate=False)
+            assert detections is not None  # only a look at separate cards gives up
+        ms = (time.perf_counter() - start) * 1000.0
+        return ScanResult(detections=tuple(detections), ms=ms)
+
+    def _quick(self) -> Scanner | None:
+        """The scanner of this one's parameters at the work image's long side
+        ``find.quick_long_side`` (``ScannerParams.at_work_side``), made once; ``None`` when that is
+        0 or there are no templates (no card would be named, so no frame read from it)."""
+        side = self.params.find.quick_long_side
+        if side <= 0 or self.templates is None:
+            return None
+        kept = self._quick_scanner
+        if kept is None or kept[0] is not self.params or kept[1].templates is not self.templates:
+            kept = (self.params, Scanner(self.deck, self.templates, self.params.at_work_side(side)))
+            self._quick_scanner = kept
+        return kept[1]
+
+    def _read(self, frame: Image, separate: bool) -> list[Detection] | None:
+        """The detections of a checked ``frame``.  With ``separate``, ``None`` unless the frame
+        holds only separate cards found whole (``scanner.find.find_separate``), every one named
+        and no other card read from a corner."""
         work = make_work(frame, self.params.find)
-        found = find_cards(frame, self.params.find, work, scores=False)  # a detection has no score
+        if separate:
+            separate_cards = find_separate(frame, self.params.find, work)
+            if separate_cards is None:
+                return None
+            found = separate_cards
+        else:
+            found = find_cards(frame, self.params.find, work, scores=False)  # a detection has no score
         read = [self._detect(frame, card) for card in found]
+        if separate and any(detection.card is None for detection, _ in read):
+            return None
         detections = [detection for detection, _ in read]
         if self.templates is not None:
             candidates = [candidate for _, candidate in read]
@@ -203,11 +241,12 @@ class Scanner:
             whole |= {id(new) for old, new in zip(relaid, aligned, strict=True) if id(old) in whole}
             relaid = aligned
             detections = _retop(relaid, whole, work, self.params.find, self.templates)
+        if separate and (len(detections) != len(found) or any(d.card is None for d in detections)):
+            return None
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]
-        ms = (time.perf_counter() - start) * 1000.0
-        return ScanResult(detections=tuple(detections), ms=ms)
+        return detections
 
     def scan_or_empty(self, image: object) -> ScanResult:
         """Like ``scan`` but never raises: a bad frame, or a failure inside the
