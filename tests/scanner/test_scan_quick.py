@@ -1,6 +1,6 @@
-"""The quick look (``FindParams.quick_long_side``): a frame of separate cards, all named, is read
-from a smaller work image with every work-pixel size scaled (``ScannerParams.at_work_side``);
-any other frame is read at ``work_long_side`` as without it."""
+"""The quick look (``FindParams.quick_long_side``, 427 by default): a frame of separate cards,
+all named, is read from a smaller work image with every work-pixel size scaled
+(``ScannerParams.at_work_side``); any other frame is read at ``work_long_side`` as without it."""
 
 from __future__ import annotations
 
@@ -94,21 +94,22 @@ def test_a_quick_side_not_below_the_work_side_is_refused_by_name(side: int) -> N
         replace(ScannerParams().find, quick_long_side=side)
 
 
-def test_a_frame_third_of_the_way_down_is_halved_then_scaled_linearly() -> None:
+@pytest.mark.parametrize("side", [427, 320])
+def test_a_frame_scaled_by_a_third_or_a_quarter_is_halved_first_and_near_its_pixel_areas(side: int) -> None:
     frame = _separate(3)
-    p = QUICK.at_work_side(427).find
+    p = QUICK.at_work_side(side).find
     work = make_work(frame, p)
-    assert work.grey.shape == (240, 427) and work.scale == pytest.approx(427 / 1280)
-    by_area = cv2.cvtColor(cv2.resize(frame, (427, 240), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2LAB)[
-        :, :, 0
-    ]
-    assert float(np.abs(work.grey.astype(np.int16) - by_area).mean()) < 2.0
+    size = (side, round(720 * side / 1280))
+    assert work.grey.shape == size[::-1] and work.scale == pytest.approx(side / 1280)
+    by_area = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    by_area_grey = cv2.cvtColor(by_area, cv2.COLOR_BGR2LAB)[:, :, 0]
+    assert float(np.abs(work.grey.astype(np.int16) - by_area_grey).mean()) < 2.0
 
 
 @pytest.mark.parametrize("seed", [3, 4])
 def test_separate_cards_are_found_at_the_smaller_work_image_where_they_are_at_the_larger(seed: int) -> None:
     frame = _separate(seed)
-    small = QUICK.at_work_side(427).find
+    small = QUICK.at_work_side(QUICK.find.quick_long_side).find
     quick = find_separate(frame, small, make_work(frame, small))
     plain = find_cards(frame, PLAIN.find, scores=False)
     assert quick is not None and len(quick) == len(plain) == 4
@@ -119,7 +120,7 @@ def test_separate_cards_are_found_at_the_smaller_work_image_where_they_are_at_th
 
 def test_a_fan_is_no_frame_of_separate_cards() -> None:
     frame = _fanned(7)
-    small = QUICK.at_work_side(427).find
+    small = QUICK.at_work_side(QUICK.find.quick_long_side).find
     assert find_separate(frame, small, make_work(frame, small)) is None
 
 
