@@ -127,7 +127,7 @@ def corner_proposals(
         if covered.junction_refine > 0 and junctions:
             laid = _refined(junctions, work.grey, replace(covered, refine_samples=covered.junction_refine))
             junctions = [replace(q, junction=True) for q in laid]
-        out = _distinct([*out, *junctions], covered, keep=len(out))
+        out = _distinct([*out, *junctions], covered, keep=len(out), angle=covered.junction_duplicate_angle)
     return out
 
 
@@ -407,16 +407,19 @@ def _squared(point: FloatArray, across: FloatArray, down: FloatArray, la: float,
     return CornerProposal(point, across, down, la, ld)
 
 
-def _distinct(proposals: list[CornerProposal], p: CoveredParams, keep: int = 0) -> list[CornerProposal]:
+def _distinct(
+    proposals: list[CornerProposal], p: CoveredParams, keep: int = 0, angle: float | None = None
+) -> list[CornerProposal]:
     """``proposals`` in order without those that repeat an earlier one: a point within
-    ``duplicate_point`` and an ``across`` within ``duplicate_angle`` degrees (the first ``keep``
-    are all kept)."""
+    ``duplicate_point`` and an ``across`` within ``angle`` degrees (``duplicate_angle`` if not
+    given; the first ``keep`` are all kept)."""
     if len(proposals) < 2:
         return proposals
     points = np.array([q.point for q in proposals])
     across = np.array([q.across for q in proposals])
     gap = np.hypot(points[:, None, 0] - points[None, :, 0], points[:, None, 1] - points[None, :, 1])
-    same = (gap <= p.duplicate_point) & (across @ across.T >= math.cos(math.radians(p.duplicate_angle)))
+    turn = p.duplicate_angle if angle is None else angle
+    same = (gap <= p.duplicate_point) & (across @ across.T >= math.cos(math.radians(turn)))
     kept = np.zeros(len(proposals), bool)
     for i in range(len(proposals)):
         kept[i] = i < keep or not bool((same[i] & kept).any())

@@ -623,6 +623,7 @@ def read_covered(
         named = _checked(frame, work, named, templates, params)
     out = list(detections)
     ranked = {id(d): c for d, c in zip(detections, candidates or [None] * len(detections), strict=True)}
+    unique = p.veto_named and templates.deck is DeckKind.OKTRIS
     for item in _merge(named, p.same_card, p.same_place):
         card = item.reading.card
         apart = [_apart(item.quad, np.asarray(d.corners, np.float64)) for d in out]
@@ -632,8 +633,13 @@ def read_covered(
             continue  # an Oktris deck holds every card once
         # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
         there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
+        # in a deck of unique cards, a found card ranked first as a card identified elsewhere
+        # read that card's print through its outline: it vetoes nothing (``veto_named``)
+        elsewhere = {d.card for d in out if d.card is not None} if unique else set()
         if any(
-            _vetoes(ranked.get(id(out[k])), out[k], item.reading, apart[k], templates.deck, p) for k in there
+            _vetoes(ranked.get(id(out[k])), out[k], item.reading, apart[k], templates.deck, p)
+            and ranked.get(id(out[k])) not in elsewhere
+            for k in there
         ):
             continue  # the identifier ranked another card first on (nearly) this outline
         detection = Detection(

@@ -280,6 +280,25 @@ def test_only_a_rival_of_the_deck_ranked_first_on_the_same_outline_vetoes_a_corn
     assert target.card in [d.card for d in outside]
 
 
+def test_a_rival_identified_elsewhere_in_an_oktris_frame_vetoes_nothing(
+    fanned: tuple[Image, SceneTruth], templates: Templates
+) -> None:
+    image, _ = fanned
+    p, work, target, rival = _named_and_rival(image, templates)
+    found = Detection(card=None, confidence=0.5, corners=target.corners, top=False)
+    # the rival is identified at another place of the frame (an Oktris deck holds it once): the
+    # found outline read that card's print, it says nothing against the corner's name
+    far: Quad = ((20.0, 20.0), (80.0, 20.0), (80.0, 105.0), (20.0, 105.0))
+    elsewhere = Detection(card=rival, confidence=0.9, corners=far, top=True)
+    named = read_covered(image, work, [found, elsewhere], templates, p, [rival, rival])
+    assert target.card in [d.card for d in named]
+    assert found not in named
+    strict = replace(p, covered=replace(p.covered, veto_named=False))
+    vetoed = read_covered(image, work, [found, elsewhere], templates, strict, [rival, rival])
+    assert target.card not in [d.card for d in vetoed]
+    assert found in vetoed
+
+
 def _card_mask(short: float, angle: float, centre: tuple[float, float], shape: tuple[int, int]) -> np.ndarray:
     """A 0/255 mask of one card (short side ``short``, 63:88) turned ``angle`` degrees, its
     corners rounded as a card's."""
