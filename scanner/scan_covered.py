@@ -292,6 +292,7 @@ def _probe_size(
     sizes: list[float],
     templates: Templates,
     params: ScannerParams,
+    ladder: bool = True,
 ) -> tuple[float | None, list[_Named], set[int], list[float]]:
     """The frame's card size chosen by the index: the corners with the longest arms whose index
     box shows print at some of ``sizes`` (work pixels), up to ``size_probes`` of them and until
@@ -301,7 +302,8 @@ def _probe_size(
     scales, but scores best near its own).  The size with most votes (the
     best scored on a tie) is the frame's.  Returns that size (``None`` when no corner is
     named), the cards named, laid out at it, the indices of the corners read and the sizes
-    tied with it on votes (best scored first)."""
+    tied with it on votes (best scored first).  With ``ladder``, a probe naming no corner at any
+    size reads its corners at sizes between them (``_ladder``)."""
     p = params.covered
     aspect = params.find.card_aspect
     arms = [q.length_across + q.length_down for q in proposals]
@@ -343,11 +345,11 @@ def _probe_size(
         readings.append((i, _Named(_probe_quad(proposal, sizes[i], work, aspect), reading, proposal.point)))
     if not any(count):
         corners = [(proposals[k], first[k]) for k in order if k in probed]
-        ladder = _ladder(frame, work, cards, corners, sizes, templates, params)
-        if ladder is None:
+        between = _ladder(frame, work, cards, corners, sizes, templates, params) if ladder else None
+        if between is None:
             return None, [], probed, []
-        log.debug("covered: no candidate size names a corner, the ladder chose %.1f", ladder[0])
-        return ladder[0], ladder[1], probed, []
+        log.debug("covered: no candidate size names a corner, the ladder chose %.1f", between[0])
+        return between[0], between[1], probed, []
     ranked = sorted(range(len(sizes)), key=lambda i: (-count[i], -total[i]))
     best = ranked[0]
     log.debug("covered: sizes %s, named %s, chose %.1f", [round(s) for s in sizes], count, sizes[best])
@@ -454,8 +456,10 @@ def _probe_clusters(
         sizes = size_candidates(shorts, whole_sides(mask, smallest, p), [], aspect, p)
         if len(sizes) < 2:
             continue
+        # (no sizes between the candidates: a frame with cards identified has their sizes at
+        # each place, ``local_size``, and a cluster's ladder laid a fan out too large)
         chosen, found, read, _ = _probe_size(
-            frame, work, cards, [proposals[k] for k in members], sizes, templates, params
+            frame, work, cards, [proposals[k] for k in members], sizes, templates, params, ladder=False
         )
         if chosen is None:
             continue
