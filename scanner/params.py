@@ -877,14 +877,17 @@ class CoveredParams:
             the sizes of the outlines found...
         size_votes: ...corners are read so until one size names this many, or until
             ``size_reads`` reads are made.
-        ladder_steps: when no corner probed names a card at any candidate size, the corners
-            probed are read again at sizes between the candidates: each candidate lengthened by
-            each of these fractions in turn (every candidate by the first, then by the next),
-            and the first such size at which ``ladder_votes`` corners name a card is the
-            frame's (or the cluster's).  A true size lying between two candidates reads right at
-            neither (an index names its card only within about 5% of its size, and scores best
-            about 5% above it), so the steps lengthen only: sizes 5% shorter named a false card
-            and 15% longer laid a card out too large on held-out folders...
+        ladder_steps: when no corner the frame-wide probe (``size_probes``: no calibration, no
+            card identified) reads names a card at any candidate size, the corners probed are
+            read again at sizes between the candidates: each candidate lengthened by each of
+            these fractions in turn (every candidate by the first, then by the next), and the
+            first such size at which ``ladder_votes`` corners name a card is the frame's (not
+            a cluster's, ``cluster_probes``: the cards identified give sizes at each place, and
+            a cluster so read laid a fan's card out 17% too large).  A true size lying between
+            two candidates reads right at neither (an index names its card only within about 5%
+            of its size, and scores best about 5% above it), so the steps lengthen only: sizes
+            5% shorter named a false card and 15% longer laid a card out too large on held-out
+            folders...
         ladder_gap: ...sizes within this fraction of a candidate or of a size already listed
             are left out...
         ladder_votes: ...a corner names a card at such a size only when it ranked that card
