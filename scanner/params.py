@@ -891,6 +891,23 @@ class CoveredParams:
             the sizes of the outlines found...
         size_votes: ...corners are read so until one size names this many, or until
             ``size_reads`` reads are made.
+        ladder_steps: when no corner the frame-wide probe (``size_probes``: no calibration, no
+            card identified) reads names a card at any candidate size, the corners probed are
+            read again at sizes between the candidates: each candidate lengthened by each of
+            these fractions in turn (every candidate by the first, then by the next), and the
+            first such size at which ``ladder_votes`` corners name a card is the frame's (not
+            a cluster's, ``cluster_probes``: the cards identified give sizes at each place, and
+            a cluster so read laid a fan's card out 17% too large).  A true size lying between
+            two candidates reads right at neither (an index names its card only within about 5%
+            of its size, and scores best about 5% above it), so the steps lengthen only: sizes
+            5% shorter named a false card and 15% longer laid a card out too large on held-out
+            folders...
+        ladder_gap: ...sizes within this fraction of a candidate or of a size already listed
+            are left out...
+        ladder_votes: ...a corner names a card at such a size only when it ranked that card
+            first at the candidate the size lengthens (read far off its size, an index may
+            name another card)...
+        ladder_reads: ...at most this many such reads a probe (0: off).
         over_identified: a corner whose index box lies inside a card identified is read when it
             lies on another visible card part (``work.split``) than the index that card was
             identified at (a card lying on it); otherwise it is not read.
@@ -1152,6 +1169,10 @@ class CoveredParams:
     size_edges: int = 3
     edge_steps: tuple[float, ...] = (0.0, 0.07, 0.14)
     size_reads: int = 48
+    ladder_steps: tuple[float, ...] = (0.05, 0.1)
+    ladder_gap: float = 0.03
+    ladder_votes: int = 1
+    ladder_reads: int = 96
     size_match: float = 0.06
     side_tolerance: float = 1.5
     side_min_px: float = 10.0
@@ -1261,6 +1282,10 @@ class CoveredParams:
         _check_int("covered.size_edges", self.size_edges, 0, 32)
         _check_steps("covered.edge_steps", self.edge_steps, -0.5, 1.0)
         _check_int("covered.size_reads", self.size_reads, 0, 10000)
+        _check_steps("covered.ladder_steps", self.ladder_steps, -0.5, 0.5)
+        _check("covered.ladder_gap", self.ladder_gap, 0.0, 0.5)
+        _check_int("covered.ladder_votes", self.ladder_votes, 1, 100)
+        _check_int("covered.ladder_reads", self.ladder_reads, 0, 10000)
         _check("covered.size_match", self.size_match, 0.0, 0.5)
         _check("covered.side_tolerance", self.side_tolerance, 0.0, 20.0)
         _check("covered.side_min_px", self.side_min_px, 1.0, 10000.0)

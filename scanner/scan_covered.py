@@ -292,6 +292,7 @@ def _probe_size(
     sizes: list[float],
     templates: Templates,
     params: ScannerParams,
+    ladder: bool = True,
 ) -> tuple[float | None, list[_Named], set[int], list[float]]:
     """The frame's card size chosen by the index: the corners with the longest arms whose index
     box shows print at some of ``sizes`` (work pixels), up to ``size_probes`` of them and until
@@ -301,7 +302,8 @@ def _probe_size(
     scales, but scores best near its own).  The size with most votes (the
     best scored on a tie) is the frame's.  Returns that size (``None`` when no corner is
     named), the cards named, laid out at it, the indices of the corners read and the sizes
-    tied with it on votes (best scored first)."""
+    tied with it on votes (best scored first).  With ``ladder``, a probe naming no corner at any
+    size reads its corners at sizes between them (``_ladder``)."""
     p = params.covered
     aspect = params.find.card_aspect
     arms = [q.length_across + q.length_down for q in proposals]
@@ -310,6 +312,7 @@ def _probe_size(
     total = [0.0] * len(sizes)
     readings: list[tuple[int, _Named]] = []
     probed: set[int] = set()
+    first: dict[int, dict[int, Card]] = {}
     reads = 0
     for k in order:
         if len(probed) >= p.size_probes or max(count) >= p.size_votes or reads >= p.size_reads:
@@ -331,6 +334,7 @@ def _probe_size(
             for i in worth
         }
         reads += len(worth)
+        first[k] = {i: r.candidate for i, r in read.items()}
         name = next((r.card for r in read.values() if r.card is not None), None)
         if name is None:
             continue
@@ -340,12 +344,72 @@ def _probe_size(
         reading = replace(read[i], card=name)
         readings.append((i, _Named(_probe_quad(proposal, sizes[i], work, aspect), reading, proposal.point)))
     if not any(count):
-        return None, [], probed, []
+        corners = [(proposals[k], first[k]) for k in order if k in probed]
+        between = _ladder(frame, work, cards, corners, sizes, templates, params) if ladder else None
+        if between is None:
+            return None, [], probed, []
+        log.debug("covered: no candidate size names a corner, the ladder chose %.1f", between[0])
+        return between[0], between[1], probed, []
     ranked = sorted(range(len(sizes)), key=lambda i: (-count[i], -total[i]))
     best = ranked[0]
     log.debug("covered: sizes %s, named %s, chose %.1f", [round(s) for s in sizes], count, sizes[best])
     others = [sizes[i] for i in ranked[1:] if count[i] == count[best]]
     return sizes[best], [n for i, n in readings if i == best], probed, others
+
+
+def _ladder_sizes(sizes: list[float], p: CoveredParams) -> list[tuple[float, int]]:
+    """The sizes between the candidate ``sizes`` (work pixels) that ``_ladder`` reads, in turn,
+    each with the index of the candidate it lengthens: each candidate lengthened by each of
+    ``ladder_steps`` (every candidate by the first step, then by the next), those within
+    ``ladder_gap`` of a candidate or of a size already listed left out."""
+    out: list[tuple[float, int]] = []
+    for step in p.ladder_steps:
+        for i, size in enumerate(sizes):
+            here = size * (1.0 + step)
+            if here > 0 and all(abs(here - s) > p.ladder_gap * s for s in [*sizes, *(s for s, _ in out)]):
+                out.append((here, i))
+    return out
+
+
+def _ladder(
+    frame: Image,
+    work: Work,
+    cards: Image,
+    probed: list[tuple[CornerProposal, dict[int, Card]]],
+    sizes: list[float],
+    templates: Templates,
+    params: ScannerParams,
+) -> tuple[float, list[_Named]] | None:
+    """Where no corner ``probed`` (longest arms first, each with the card it ranked first at
+    each candidate size it was read at) named a card at any candidate size: the first size
+    between the candidates (``_ladder_sizes``) at which ``ladder_votes`` of them name a card,
+    read in turn (at most ``ladder_reads`` reads), and the cards named there; ``None`` when
+    none does.  Candidates come from outlines and edges, and a true size lying between two of
+    them reads right at neither (an index reads right only within about 5% of its size).  A
+    corner names a card at a size so only when it ranked that card first at the candidate
+    that size lengthens: read far off its own size, an index may name another card."""
+    p = params.covered
+    if p.ladder_reads == 0 or not probed:
+        return None
+    aspect = params.find.card_aspect
+    reads = 0
+    for size, base in _ladder_sizes(sizes, p):
+        named: list[_Named] = []
+        for proposal, ranked in probed:
+            if reads >= p.ladder_reads:
+                break
+            if base not in ranked or not _worth_reading(proposal, size, work, cards, [], params):
+                continue
+            quad = _probe_quad(proposal, size, work, aspect)
+            reading = read_corner(frame, quad, templates, params, clear_labels=False)
+            reads += 1
+            if reading.card is not None and reading.card == ranked[base]:
+                named.append(_Named(quad, reading, proposal.point))
+        if len(named) >= p.ladder_votes:
+            return size, named
+        if reads >= p.ladder_reads:
+            break
+    return None
 
 
 def _named_at(proposals: list[CornerProposal], read: set[int], named: list[_Named]) -> set[int]:
@@ -392,8 +456,10 @@ def _probe_clusters(
         sizes = size_candidates(shorts, whole_sides(mask, smallest, p), [], aspect, p)
         if len(sizes) < 2:
             continue
+        # (no sizes between the candidates: a frame with cards identified has their sizes at
+        # each place, ``local_size``, and a cluster's ladder laid a fan out too large)
         chosen, found, read, _ = _probe_size(
-            frame, work, cards, [proposals[k] for k in members], sizes, templates, params
+            frame, work, cards, [proposals[k] for k in members], sizes, templates, params, ladder=False
         )
         if chosen is None:
             continue

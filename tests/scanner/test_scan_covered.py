@@ -737,3 +737,67 @@ def test_sizes_tied_in_the_probe_are_read_in_turn_until_one_names_the_cards(
         assert set(named[ties]) <= cards  # none wrong
     assert len(named[True]) >= len(cards) - 1
     assert len(named[True]) > len(named[False])
+
+
+def test_the_sizes_between_the_candidates_are_each_candidate_lengthened_step_by_step() -> None:
+    p = CoveredParams(ladder_steps=(0.05, -0.05, 0.1), ladder_gap=0.03)
+    sizes = scan_covered._ladder_sizes([100.0, 150.0, 104.0], p)
+    # every candidate by the first step, then by the next; those within 3% of a candidate (105
+    # of 104, 98.8 of 100) or of a size listed (110 of 109.2) are left out
+    assert [s for s, _ in sizes] == pytest.approx([157.5, 109.2, 95.0, 142.5, 165.0, 114.4])
+    assert [i for _, i in sizes] == [1, 2, 0, 1, 1, 2]  # the candidate each lengthens
+
+
+@pytest.mark.parametrize(("seed", "low", "high"), [(7, 0.85, 1.2), (11, 0.84, 1.25)])
+def test_a_fan_whose_size_lies_between_two_candidates_is_named_at_a_size_between_them(
+    seed: int, low: float, high: float, templates: Templates
+) -> None:
+    # candidate sizes 15% and more short and 20% and more long of the fan's cards: the index
+    # names no corner at either; read at the sizes between them, a corner names its card near
+    # its own size
+    image, truth = _fan(seed, ("3H", "8C", "5D", "AS", "7H"))
+    base = ScannerParams()
+    work = make_work(image, base.find)
+    cards = scan_covered._filled(work)
+    proposals = corner_proposals(work, base.find, base.covered, cards)
+    short = CARD_PX * 63.0 / 88.0 * work.scale
+    sizes = [low * short, high * short]
+    off = replace(base, covered=replace(base.covered, ladder_reads=0))
+    chosen, named, _, _ = scan_covered._probe_size(image, work, cards, proposals, sizes, templates, off)
+    assert chosen is None and not named
+    chosen, named, _, _ = scan_covered._probe_size(image, work, cards, proposals, sizes, templates, base)
+    assert chosen is not None and abs(chosen - short) < 0.12 * short
+    assert named and {n.reading.card for n in named} <= {c.card for c in truth.cards}
+
+
+def test_a_size_between_the_candidates_names_only_the_card_its_corner_ranked_first_there(
+    templates: Templates, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a corner read at 10% over a candidate names the 6C, but ranked the 6S first at that
+    # candidate: read so far off its card's size, an index may name another card; the
+    # corner ranking the 3H first at its candidate names it at the size between
+    six_c, six_s, three_h = (parse_card(c, DeckKind.OKTRIS) for c in ("6C", "6S", "3H"))
+    corner = CornerProposal(np.array([50.0, 50.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 20.0, 30.0)
+    read: list[float] = []
+
+    def reading(frame: Image, quad: np.ndarray, *args: object, **kwargs: object) -> CornerReading:
+        read.append(float(np.hypot(*(quad[1] - quad[0]))))
+        card = six_c if len(read) == 1 else three_h
+        return CornerReading(card, 0.8, 0.1, 0.7, card)
+
+    monkeypatch.setattr(scan_covered, "read_corner", reading)
+    monkeypatch.setattr(scan_covered, "_worth_reading", lambda *args, **kwargs: True)
+    p = ScannerParams()
+    p = replace(p, covered=replace(p.covered, ladder_steps=(0.1,), ladder_votes=1))
+    work = make_work(np.zeros((200, 200, 3), np.uint8), p.find)
+    image = np.zeros((200, 200, 3), np.uint8)
+    cards = np.zeros((200, 200), np.uint8)
+    # two candidates 60 and 90 (work pixels): 66 and 99 between them, read in turn
+    found = scan_covered._ladder(
+        image, work, cards, [(corner, {0: six_s, 1: three_h})], [60.0, 90.0], templates, p
+    )
+    assert found is not None
+    size, named = found
+    assert size == pytest.approx(99.0)
+    assert [n.reading.card for n in named] == [three_h]
+    assert read == pytest.approx([66.0 / work.scale, 99.0 / work.scale])
