@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scanner.identify_colour import grey
-from scanner.identify_index import IndexReading
+from scanner.identify_index import UNSCORED, IndexReading
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
 from scanner.identify_suit import symbol_lead
 from scanner.identify_view import CardView, card_box, whole
@@ -434,18 +434,21 @@ def twin_preferred(
     params: IdentifyParams,
     band: float,
     upright_only: bool = False,
+    unscored: bool = False,
 ) -> bool:
     """Whether a look (``look``, at the place the reader found the index) prefers to the card an
     index ``reading`` ranks first its twin (the same rank in the other suit of its colour),
-    when the twin scores within ``band`` of it: the suits are seen well enough to fit
-    ``look_fit`` and the twin's fit is the better (``False`` when ``band`` is 0)."""
+    when the twin scores within ``band`` of it (or, with ``unscored``, was not scored finely:
+    ``UNSCORED``): the suits are seen well enough to fit ``look_fit`` and the twin's fit is the
+    better (``False`` when ``band`` is 0)."""
     if band <= 0:
         return False
     best = int(np.argmax(reading.scores))
     card = reading.order[best]
     offsets = reading.offsets[:, best] if reading.offsets is not None else None
     for twin in _twins(reading.order, card):
-        if float(reading.scores[twin]) < float(reading.scores[best]) - band:
+        score = float(reading.scores[twin])
+        if score < float(reading.scores[best]) - band and not (unscored and score <= UNSCORED):
             continue
         seen = look(image, card, reading.order[twin], templates, params, offsets, upright_only)
         if seen is not None and seen.fit >= params.look_fit and seen.lead < 0:

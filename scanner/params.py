@@ -848,6 +848,11 @@ class CoveredParams:
             spade and a club read alike on a small index, and a card's template composed from
             other cards' parts (``octotable calibrate templates``) can outscore the learned
             twin (on a real photo, an ace of spades named AC by 0.07).
+        twin_unscored: the twin is looked at so too when the index reader did not score it
+            finely (``identify_index.UNSCORED``: the coarse pass did not shortlist it), which says
+            nothing of how close it reads: on scenes rendered with six other seeds, four lone
+            corners of spades were named clubs with their spade unscored, the look preferring
+            the spade each time, and the look preferred no right name's twin.
         black_ink: a standard corner's index ink counts as black below this redness (0..1, the
             darkest ink's red over its other channels, ``scanner.identify_colour.redness``), so
             that red cards lose the identifier's ``colour_penalty`` there (whole cards keep
@@ -1109,6 +1114,7 @@ class CoveredParams:
     octo_clear_part_score: float = 0.55
     octo_clear_except: tuple[str, ...] = ("4",)
     twin_band: float = 0.1
+    twin_unscored: bool = True
     black_ink: float = 0.05
     learned_accept: float | None = None
     learned_accept_std: float | None = None
@@ -1265,6 +1271,7 @@ class CoveredParams:
         _check_steps("covered.shift_steps", self.shift_steps, -0.5, 0.5)
         _check("covered.shift_lead", self.shift_lead, 0.0, 1.0)
         _check("covered.twin_band", self.twin_band, 0.0, 1.0)
+        _check_bool("covered.twin_unscored", self.twin_unscored)
         _check("covered.black_ink", self.black_ink, 0.0, 1.0)
         if self.learned_accept is not None:
             _check("covered.learned_accept", self.learned_accept, 0.5, 1.0)
