@@ -171,6 +171,10 @@ class FindParams:
             fraction of its short side.
         top_refit_same: a fitted outline that lies this near (fraction of its short side, corners
             on average) to another card's is that card, and is dropped.
+        top_refit_fresh: ...so too (``top_refit_same``) near an outline fitted for another card of
+            the frame before it (two unnamed outlines of one card fitted to the same place: on
+            scenes rendered with six other seeds, an Octoplus 7 named twice 2 pixels apart, one a
+            false card).
         top_refit_moved: a fitted outline that lies this near to the card's own outline is not read
             again (the identifier has read that outline already) ...
         top_refit_reach: ... nor one that lies this far from it (another card's outline, not
@@ -433,6 +437,7 @@ class FindParams:
     top_refit_size_step: float = 0.02
     top_refit_grow: float = 0.2
     top_refit_same: float = 0.25
+    top_refit_fresh: bool = True
     top_refit_moved: float = 0.05
     top_refit_reach: float = 0.35
     top_refit_pile: bool = True
@@ -674,6 +679,7 @@ class FindParams:
         _check("find.top_refit_size_step", self.top_refit_size_step, 0.001, 0.5)
         _check("find.top_refit_grow", self.top_refit_grow, 0.0, 1.0)
         _check("find.top_refit_same", self.top_refit_same, 0.0, 2.0)
+        _check_bool("find.top_refit_fresh", self.top_refit_fresh)
         _check("find.top_refit_moved", self.top_refit_moved, 0.0, 2.0)
         _check("find.top_refit_reach", self.top_refit_reach, self.top_refit_moved, 4.0)
         _check_int("find.top_refit_max", self.top_refit_max, 0, 64)
