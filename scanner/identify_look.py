@@ -462,7 +462,8 @@ def twin_doubted(
 ) -> bool:
     """Whether ``card``, named by the identifier from an index ``reading`` of ``image``, is in
     doubt against its twin (the same rank in the other suit of its colour): the twin scores
-    within ``twin_check_band`` of it there, the look at the parts that tell the two apart (their
+    within ``twin_check_band`` of it there (or, with ``twin_check_unscored``, was not scored
+    finely: ``UNSCORED``), the look at the parts that tell the two apart (their
     suit symbols, ``look``, at the place the reader found the index, in the index corner where
     the card read best) fits ``look_fit`` or better
     and leads the twin by less than ``twin_check_lead``, and the whole face's pips do not name
@@ -477,7 +478,10 @@ def twin_doubted(
     # the index corner where the card read best: the other may be covered or cut off
     turned = len(reading.per_view) > 1 and float(reading.turn_lead[best]) > 0
     for twin in _twins(reading.order, card):
-        if float(reading.scores[twin]) <= float(reading.scores[best]) - params.twin_check_band:
+        score = float(reading.scores[twin])
+        if score <= float(reading.scores[best]) - params.twin_check_band and not (
+            params.twin_check_unscored and score <= UNSCORED
+        ):
             continue
         offsets = reading.offsets[:, best] if reading.offsets is not None else None
         seen = look(image, card, reading.order[twin], templates, params, offsets, not turned, turned)

@@ -268,6 +268,11 @@ class IdentifyParams:
     """...and left unnamed when the look at the index's suit symbols fits ``look_fit`` or better
     but leads the twin by less than this, unless the whole face's pips name it (``spade_lead``,
     ``club_lead`` at ``suit_fit``)."""
+    twin_check_unscored: bool = True
+    """The twin is looked at so too when the index reader did not score it finely
+    (``identify_index.UNSCORED``: not shortlisted by the coarse pass), which says nothing of how
+    close it reads (on scenes rendered with other seeds, a fan's 3C named 3S with the 3C
+    unscored, the look preferring the club by 0.10)."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -370,6 +375,10 @@ class IdentifyParams:
                         f"IdentifyParams.{f.name} must be a non-empty tuple of sizes in [0.5, 2.0], "
                         f"got {value!r}"
                     )
+                continue
+            if f.name == "twin_check_unscored":
+                if not isinstance(value, bool):
+                    raise ValueError(f"IdentifyParams.{f.name} must be a bool, got {value!r}")
                 continue
             if f.name == "face_size":
                 if (
