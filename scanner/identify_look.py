@@ -462,8 +462,8 @@ def twin_doubted(
 ) -> bool:
     """Whether ``card``, named by the identifier from an index ``reading`` of ``image``, is in
     doubt against its twin (the same rank in the other suit of its colour): the twin scores
-    within ``twin_check_band`` of it there (or, with ``twin_check_unscored``, was not scored
-    finely: ``UNSCORED``), the look at the parts that tell the two apart (their
+    within ``twin_check_band`` of it there (or was not scored finely, ``UNSCORED``, with the card
+    scoring under ``twin_check_unscored``), the look at the parts that tell the two apart (their
     suit symbols, ``look``, at the place the reader found the index, in the index corner where
     the card read best) fits ``look_fit`` or better
     and leads the twin by less than ``twin_check_lead``, and the whole face's pips do not name
@@ -480,7 +480,7 @@ def twin_doubted(
     for twin in _twins(reading.order, card):
         score = float(reading.scores[twin])
         if score <= float(reading.scores[best]) - params.twin_check_band and not (
-            params.twin_check_unscored and score <= UNSCORED
+            score <= UNSCORED and float(reading.scores[best]) < params.twin_check_unscored
         ):
             continue
         offsets = reading.offsets[:, best] if reading.offsets is not None else None

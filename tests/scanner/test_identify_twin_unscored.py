@@ -18,7 +18,7 @@ from scorer.cards import DeckKind, StdCard, Suit
 from tests.scanner.test_identify_heldout import assert_wrong_names_mended, held_out_scene
 
 BASE = ScannerParams()
-UNLOOKED = replace(BASE, identify=replace(BASE.identify, twin_check_unscored=False))
+UNLOOKED = replace(BASE, identify=replace(BASE.identify, twin_check_unscored=0.0))
 
 # held-out scene 5858-20: a fan's 3C, its index clear, named 3S by the index alone (0.72, 6C next
 # at 0.68): the coarse pass left the 3C out of its shortlist, so the twin check did not look at it
@@ -43,6 +43,8 @@ def test_the_scan_loses_the_wrong_spade() -> None:
 
 
 def test_the_switch_is_validated() -> None:
-    assert IdentifyParams(twin_check_unscored=False).twin_check_unscored is False
+    assert IdentifyParams(twin_check_unscored=0.0).twin_check_unscored == 0.0
     with pytest.raises(ValueError, match="twin_check_unscored"):
-        IdentifyParams(twin_check_unscored=1)  # type: ignore[arg-type]
+        IdentifyParams(twin_check_unscored=-0.1)
+    with pytest.raises(ValueError, match="twin_check_unscored"):
+        IdentifyParams(twin_check_unscored=True)
