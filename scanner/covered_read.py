@@ -130,7 +130,8 @@ def read_corner(
     The card is named when the best card's score reaches ``covered.min_score``, leads the
     next by the deck's margin, each part reaches the deck's part threshold and it is a
     card of the deck, and (a standard card) a look at the suits does not prefer its twin
-    suit scoring within ``covered.twin_band`` (``scanner.identify_look.twin_preferred``); or,
+    suit scoring within ``covered.twin_band`` or, with ``covered.twin_unscored``, not scored
+    finely (``scanner.identify_look.twin_preferred``); or,
     when it is not named so, when a second look at the parts of the index that
     tell the close cards apart names it (``scanner.identify_look.second_look``).  With
     ``clear_labels`` an Octoplus label with a clear lead is named under the part threshold
@@ -159,7 +160,12 @@ def read_corner(
         and margin >= _deck_margin(p, templates.deck)
         and least >= (p.octo_min_part_score if octo else p.min_part_score)
         and in_deck(candidate, templates.deck)
-        and (octo or not twin_preferred(image, reading, templates, identify, p.twin_band, upright_only=True))
+        and (
+            octo
+            or not twin_preferred(
+                image, reading, templates, identify, p.twin_band, upright_only=True, unscored=p.twin_unscored
+            )
+        )
     ) or (octo and clear_labels and _clear_label(candidate, score, margin, least, templates.deck, p))
     hand = named
     if not named:

@@ -46,6 +46,11 @@ from scorer.cards import Card, DeckKind
 FloatArray = npt.NDArray[np.float32]
 
 
+UNSCORED = -2.0
+"""The score (and part scores) of a card the coarse pass did not shortlist: not matched finely,
+so its score says nothing of how alike it reads (below any correlation)."""
+
+
 @dataclass(frozen=True)
 class IndexReading:
     """Every card's score from the index (or centre) of one warped card.
@@ -472,7 +477,7 @@ def read_index(
         else:
             penalised.append((np.zeros_like(prepared.black), np.zeros_like(prepared.coarse_black)))
     located = _locate(greys, prepared)
-    coarse_best = np.full(len(prepared.coarse_black), -2.0, dtype=np.float32)
+    coarse_best = np.full(len(prepared.coarse_black), UNSCORED, dtype=np.float32)
     for (scores, _), (_, coarse_rows) in zip(located, penalised, strict=True):
         coarse_best = np.maximum(coarse_best, scores - p.colour_penalty * coarse_rows)
     rows = _shortlist(coarse_best, prepared, p.shortlist)
@@ -499,9 +504,9 @@ def read_index(
         full_offsets[rows, 0] = (row_x + ox - prepared.fine.shift) / prepared.fine.scale
         full_offsets[rows, 1] = (row_y + oy - prepared.fine.shift) / prepared.fine.scale
         view_offsets.append(full_offsets)
-        full = np.full(len(prepared.black), -2.0, dtype=np.float32)
+        full = np.full(len(prepared.black), UNSCORED, dtype=np.float32)
         full[rows] = total[picked, column]
-        full_parts = np.full((len(prepared.black), len(parts)), -2.0, dtype=np.float32)
+        full_parts = np.full((len(prepared.black), len(parts)), UNSCORED, dtype=np.float32)
         full_parts[rows] = np.stack([scores[picked, column] for scores in parts], axis=1)
         view_scores.append(full)
         view_parts.append(full_parts)
@@ -525,4 +530,4 @@ def read_index(
     )
 
 
-__all__ = ["IndexReading", "agree", "read_index"]
+__all__ = ["UNSCORED", "IndexReading", "agree", "read_index"]

@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scanner.identify_colour import grey
-from scanner.identify_index import IndexReading
+from scanner.identify_index import UNSCORED, IndexReading
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams, Region
 from scanner.identify_suit import symbol_lead
 from scanner.identify_view import CardView, card_box, whole
@@ -434,18 +434,21 @@ def twin_preferred(
     params: IdentifyParams,
     band: float,
     upright_only: bool = False,
+    unscored: bool = False,
 ) -> bool:
     """Whether a look (``look``, at the place the reader found the index) prefers to the card an
     index ``reading`` ranks first its twin (the same rank in the other suit of its colour),
-    when the twin scores within ``band`` of it: the suits are seen well enough to fit
-    ``look_fit`` and the twin's fit is the better (``False`` when ``band`` is 0)."""
+    when the twin scores within ``band`` of it (or, with ``unscored``, was not scored finely:
+    ``UNSCORED``): the suits are seen well enough to fit ``look_fit`` and the twin's fit is the
+    better (``False`` when ``band`` is 0)."""
     if band <= 0:
         return False
     best = int(np.argmax(reading.scores))
     card = reading.order[best]
     offsets = reading.offsets[:, best] if reading.offsets is not None else None
     for twin in _twins(reading.order, card):
-        if float(reading.scores[twin]) < float(reading.scores[best]) - band:
+        score = float(reading.scores[twin])
+        if score < float(reading.scores[best]) - band and not (unscored and score <= UNSCORED):
             continue
         seen = look(image, card, reading.order[twin], templates, params, offsets, upright_only)
         if seen is not None and seen.fit >= params.look_fit and seen.lead < 0:
@@ -459,7 +462,8 @@ def twin_doubted(
 ) -> bool:
     """Whether ``card``, named by the identifier from an index ``reading`` of ``image``, is in
     doubt against its twin (the same rank in the other suit of its colour): the twin scores
-    within ``twin_check_band`` of it there, the look at the parts that tell the two apart (their
+    within ``twin_check_band`` of it there (or was not scored finely, ``UNSCORED``, with the card
+    scoring under ``twin_check_unscored``), the look at the parts that tell the two apart (their
     suit symbols, ``look``, at the place the reader found the index, in the index corner where
     the card read best) fits ``look_fit`` or better
     and leads the twin by less than ``twin_check_lead``, and the whole face's pips do not name
@@ -474,7 +478,10 @@ def twin_doubted(
     # the index corner where the card read best: the other may be covered or cut off
     turned = len(reading.per_view) > 1 and float(reading.turn_lead[best]) > 0
     for twin in _twins(reading.order, card):
-        if float(reading.scores[twin]) <= float(reading.scores[best]) - params.twin_check_band:
+        score = float(reading.scores[twin])
+        if score <= float(reading.scores[best]) - params.twin_check_band and not (
+            score <= UNSCORED and float(reading.scores[best]) < params.twin_check_unscored
+        ):
             continue
         offsets = reading.offsets[:, best] if reading.offsets is not None else None
         seen = look(image, card, reading.order[twin], templates, params, offsets, not turned, turned)

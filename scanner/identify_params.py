@@ -268,6 +268,13 @@ class IdentifyParams:
     """...and left unnamed when the look at the index's suit symbols fits ``look_fit`` or better
     but leads the twin by less than this, unless the whole face's pips name it (``spade_lead``,
     ``club_lead`` at ``suit_fit``)."""
+    twin_check_unscored: float = 0.8
+    """The twin is looked at so too when the index reader did not score it finely
+    (``identify_index.UNSCORED``: not shortlisted by the coarse pass), which says nothing of how
+    close it reads, when the card's index score is under this (0: never): on scenes rendered with
+    other seeds a fan's 3C was named 3S at 0.72 with the 3C unscored, the look preferring the club
+    by 0.10; clear whole cards score higher, and a look at every one of them cost 12-17% of a
+    scan of 4-8 separate cards."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -318,6 +325,7 @@ class IdentifyParams:
             "corner_look_lead": (0.0, 2.0),
             "twin_check_band": (0.0, 2.0),
             "twin_check_lead": (-1.0, 1.0),
+            "twin_check_unscored": (0.0, 2.0),
             "look_min_part_score": (-1.0, 2.0),
             "look_band": (0.0, 2.0),
             "look_rivals": (1, 100),

@@ -172,6 +172,10 @@ class FindParams:
             fraction of its short side.
         top_refit_same: a fitted outline that lies this near (fraction of its short side, corners
             on average) to another card's is that card, and is dropped.
+        top_refit_fresh: ...so too (``top_refit_same``) near an outline fitted for another card of
+            the frame before it (two unnamed outlines of one card fitted to the same place: on
+            scenes rendered with six other seeds, an Octoplus 7 named twice 2 pixels apart, one a
+            false card).
         top_refit_moved: a fitted outline that lies this near to the card's own outline is not read
             again (the identifier has read that outline already) ...
         top_refit_reach: ... nor one that lies this far from it (another card's outline, not
@@ -440,6 +444,7 @@ class FindParams:
     top_refit_size_step: float = 0.02
     top_refit_grow: float = 0.2
     top_refit_same: float = 0.25
+    top_refit_fresh: bool = True
     top_refit_moved: float = 0.05
     top_refit_reach: float = 0.35
     top_refit_pile: bool = True
@@ -682,6 +687,7 @@ class FindParams:
         _check("find.top_refit_size_step", self.top_refit_size_step, 0.001, 0.5)
         _check("find.top_refit_grow", self.top_refit_grow, 0.0, 1.0)
         _check("find.top_refit_same", self.top_refit_same, 0.0, 2.0)
+        _check_bool("find.top_refit_fresh", self.top_refit_fresh)
         _check("find.top_refit_moved", self.top_refit_moved, 0.0, 2.0)
         _check("find.top_refit_reach", self.top_refit_reach, self.top_refit_moved, 4.0)
         _check_int("find.top_refit_max", self.top_refit_max, 0, 64)
@@ -862,6 +868,11 @@ class CoveredParams:
             spade and a club read alike on a small index, and a card's template composed from
             other cards' parts (``octotable calibrate templates``) can outscore the learned
             twin (on a real photo, an ace of spades named AC by 0.07).
+        twin_unscored: the twin is looked at so too when the index reader did not score it
+            finely (``identify_index.UNSCORED``: the coarse pass did not shortlist it), which says
+            nothing of how close it reads: on scenes rendered with six other seeds, four lone
+            corners of spades were named clubs with their spade unscored, the look preferring
+            the spade each time, and the look preferred no right name's twin.
         black_ink: a standard corner's index ink counts as black below this redness (0..1, the
             darkest ink's red over its other channels, ``scanner.identify_colour.redness``), so
             that red cards lose the identifier's ``colour_penalty`` there (whole cards keep
@@ -1131,6 +1142,12 @@ class CoveredParams:
             frame's, or a probe's) reaches past its own sides, and its index reads best at its
             own size...
         resize_gain: ...the lead over its first score that moves it.
+        resize_rival: a card named from a corner names nothing when its index read at one of
+            ``resize_steps`` ranks another card first, scoring at least this much more than the
+            name's own first score (``None``: off): a corner laid out too large reads its own card
+            better smaller (on scenes rendered with six other seeds, an 8H read as 6H at 0.744
+            reads 8H at 0.802 at 0.9 of its size; the other card ranked first there by a right
+            name scored 0.039 under it or less).
     """
 
     enabled: bool = True
@@ -1152,6 +1169,7 @@ class CoveredParams:
     octo_clear_part_score: float = 0.55
     octo_clear_except: tuple[str, ...] = ("4",)
     twin_band: float = 0.1
+    twin_unscored: bool = True
     black_ink: float = 0.05
     learned_accept: float | None = None
     learned_accept_std: float | None = None
@@ -1242,6 +1260,7 @@ class CoveredParams:
     centre_sizes: tuple[float, float] = (0.8, 1.04)
     resize_steps: tuple[float, ...] = (0.86, 0.9)
     resize_gain: float = 0.03
+    resize_rival: float | None = 0.0
 
     def __post_init__(self) -> None:
         self.validate()
@@ -1320,6 +1339,7 @@ class CoveredParams:
         _check_steps("covered.shift_steps", self.shift_steps, -0.5, 0.5)
         _check("covered.shift_lead", self.shift_lead, 0.0, 1.0)
         _check("covered.twin_band", self.twin_band, 0.0, 1.0)
+        _check_bool("covered.twin_unscored", self.twin_unscored)
         _check("covered.black_ink", self.black_ink, 0.0, 1.0)
         if self.learned_accept is not None:
             _check("covered.learned_accept", self.learned_accept, 0.5, 1.0)
@@ -1361,6 +1381,8 @@ class CoveredParams:
         if self.resize_steps != ():
             _check_steps("covered.resize_steps", self.resize_steps, 0.5, 1.5)
         _check("covered.resize_gain", self.resize_gain, 0.0, 1.0)
+        if self.resize_rival is not None:
+            _check("covered.resize_rival", self.resize_rival, -1.0, 1.0)
         _check_bool("covered.gap_beyond", self.gap_beyond)
         _check("covered.gap_step_min", self.gap_step_min, 0.0, 10.0)
         _check("covered.gap_step_max", self.gap_step_max, self.gap_step_min, 10.0)

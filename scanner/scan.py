@@ -270,7 +270,10 @@ class Scanner:
         from the card's own but not by much (``top_refit_moved``, ``top_refit_reach``), is not
         another detection's (``top_refit_same``) and names a card; then, with
         ``top_refit_pile``, the piles of the cards still not named are fitted over as a whole
-        (``_refit_piles``).  The ``id`` of each card so named joins ``whole``.
+        (``_refit_piles``).  With ``top_refit_fresh`` an outline so fitted that lies within
+        ``top_refit_same`` of one fitted for another card is that card again: the better read of
+        the two is kept.
+        The ``id`` of each card so named joins ``whole``.
 
         The card size is calibration's, else the median short side of the cards named, else
         unknown (a range of sizes is tried).
@@ -283,6 +286,7 @@ class Scanner:
         quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
         short = self._fit_short(work, quads, detections)
         out = list(detections)
+        fitted: dict[int, FloatArray] = {}  # the outlines fitted so far, by card
         for k in targets:
             again = self._refit_one(frame, work, quads, k, short)
             if again is None and p.top_refit_around and detections[k].top:
@@ -290,9 +294,22 @@ class Scanner:
                 again = self._refit_one(frame, work, quads, k, short, around=True)
             if again is None and detections[k].top:
                 again = self._refit_hand(frame, work, quads, k)
-            if again is not None:
-                out[k] = again
-                whole.add(id(again))
+            if again is None:
+                continue
+            rect = np.asarray(again.corners, np.float64) * work.scale
+            near = p.top_refit_same * side_lengths(rect)[0]
+            if p.top_refit_fresh:
+                # two unnamed outlines of one card fitted to one place: the better read is kept
+                same = [j for j, q in fitted.items() if outline_distance(rect, q) < near]
+                if any(out[j].confidence >= again.confidence for j in same):
+                    continue
+                for j in same:
+                    whole.discard(id(out[j]))
+                    out[j] = detections[j]
+                    del fitted[j]
+            fitted[k] = rect
+            out[k] = again
+            whole.add(id(again))
         if p.top_refit_pile:
             self._refit_piles(frame, work, quads, out, targets, short, whole)
         return out

@@ -749,10 +749,11 @@ def _centre_differs(
     return whole.card is not None and whole.card != item.reading.card
 
 
-def _resized(frame: Image, item: _Named, templates: Templates, params: ScannerParams) -> _Named:
+def _resized(frame: Image, item: _Named, templates: Templates, params: ScannerParams) -> _Named | None:
     """``item`` laid out at the fraction of its size (``CoveredParams.resize_steps``, about its read
     corner) where its index names its card best, when that leads the score it was named with by
-    ``resize_gain`` (else as it is)."""
+    ``resize_gain`` (else as it is); ``None`` when at one of those sizes the index ranks another
+    card first at ``resize_rival`` or more above that score."""
     p = params.covered
     best, at = item.reading.score + p.resize_gain, None
     for step in p.resize_steps:
@@ -760,6 +761,17 @@ def _resized(frame: Image, item: _Named, templates: Templates, params: ScannerPa
         reading = read_corner(frame, quad, templates, params)
         if reading.card == item.reading.card and reading.score >= best:
             best, at = reading.score, quad
+        elif (
+            p.resize_rival is not None
+            and reading.candidate != item.reading.card
+            and reading.score >= item.reading.score + p.resize_rival
+        ):
+            log.debug(
+                "covered: %s at a corner, %s better read smaller: dropped",
+                item.reading.card,
+                reading.candidate,
+            )
+            return None
     return item if at is None else replace(item, quad=np.asarray(at, np.float64))
 
 
@@ -768,8 +780,9 @@ def _checked(
 ) -> list[_Named]:
     """``named`` without the Octoplus cards whose whole card the identifier names as another card
     (``CoveredParams.centre_check``), each laid out at the size its index reads best at
-    (``resize_steps``) unless a reading of its name was made at a corner inside it (read at both
-    index corners: the twin pass makes it the card between them)."""
+    (``resize_steps``; or dropped, ``resize_rival``, where another card reads better there) unless
+    a reading of its name was made at a corner inside it (read at both index corners: the twin
+    pass makes it the card between them)."""
     p = params.covered
     out: list[_Named] = []
     for item in named:
@@ -787,7 +800,9 @@ def _checked(
             and holds(item.quad, other.corner / work.scale)
             for other in named
         )
-        out.append(_resized(frame, item, templates, params) if p.resize_steps and not both else item)
+        kept = _resized(frame, item, templates, params) if p.resize_steps and not both else item
+        if kept is not None:
+            out.append(kept)
     return out
 
 
