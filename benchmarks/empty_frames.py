@@ -9,6 +9,11 @@ green felt and a light grey table lit evenly (no second look), and the light
 table with a shadow band across its lower half (the second look is taken).
 Per frame, ``find_cards`` with the look and without it take turns, so both are
 timed under the same load; medians in milliseconds, on one OpenCV thread.
+
+Then the whole scan (``Scanner.scan`` with the built-in templates) with and without the
+look for a card's paper grown from its print (``FindParams.paper_fallback``, taken in a
+frame in which no card is named: every empty frame), timed in thread CPU time, and the
+cards each reports (an empty table must report none); a white wall joins the frames.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ import cv2
 import numpy as np
 
 from scanner.find import find_cards
-from scanner.params import FindParams
+from scanner.params import FindParams, ScannerParams
+from scanner.scan import Scanner
 from scanner.types import Image
+from scorer.cards import DeckKind
 
 
 def frames() -> dict[str, Image]:
@@ -40,8 +47,41 @@ def frames() -> dict[str, Image]:
     return out
 
 
+def wall() -> Image:
+    """An empty white wall with a little camera noise and salt-and-pepper specks."""
+    rng = np.random.default_rng(11)
+    table = np.full((720, 1280, 3), 238, np.int16) + rng.integers(-6, 7, (720, 1280, 3), dtype=np.int16)
+    specks = rng.random((720, 1280)) < 0.002
+    table[specks] = 30
+    return np.clip(table, 0, 255).astype(np.uint8)
+
+
+def scan_times(repeat: int) -> None:
+    """Per empty frame, the scan's median thread time with the paper look and without, and the
+    cards each reports."""
+    scanners = {
+        look: Scanner(DeckKind.OKTRIS, params=ScannerParams(find=FindParams(paper_fallback=look)))
+        for look in (True, False)
+    }
+    for name, image in {**frames(), "white wall": wall()}.items():
+        times: dict[bool, list[float]] = {True: [], False: []}
+        cards = {True: 0, False: 0}
+        for _ in range(repeat):
+            for look, scanner in scanners.items():
+                start = time.thread_time()
+                result = scanner.scan(image)
+                times[look].append((time.thread_time() - start) * 1000.0)
+                cards[look] = max(cards[look], len(result.detections))
+        a, b = statistics.median(times[True]), statistics.median(times[False])
+        print(
+            f"scan {name:24s} with the paper look {a:7.2f} ms  without {b:7.2f} ms  "
+            f"ratio {a / b:5.2f}  cards {cards[True]} / {cards[False]}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print, per empty frame, the finder's median time with the flat-field look and without."""
+    """Print, per empty frame, the finder's median time with the flat-field look and without, then
+    the scan's with the paper look and without (``scan_times``)."""
     parser = argparse.ArgumentParser(description="finder time on frames with no card")
     parser.add_argument("--repeat", type=int, default=20, help="scans of every frame (default 20)")
     args = parser.parse_args(argv)
@@ -61,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:24s} with the look {a:7.2f} ms  without {b:7.2f} ms  ratio {a / b:5.2f}  "
             f"cards found {cards}"
         )
+    scan_times(max(1, args.repeat // 4))
     return 0
 
 

@@ -331,6 +331,26 @@ class FindParams:
             table cuts its outline into pieces) is looked at with the table's light divided out
             too, when the light is uneven: cards bounded by lines there take the place of the
             quads they overlap (0.0: no such look).
+        paper_fallback: in a frame in which no card is named, a card is looked for by its paper
+            grown out from its print (``scanner.find_paper``): a card held before a white wall,
+            whose side on the wall hardly shows ...
+        paper_ink_window: ... the print is what is darker than the lightest pixel within a disc
+            of this fraction of the work image's long side (a black-hat) ...
+        paper_ink_margin: ... by at least this many grey levels (L of Lab, 0..255) ...
+        paper_glyph_area: ... in spots of a glyph's area (low, high), fractions of the work image;
+        paper_max_seeds: ... at most this many glyphs are grown from (the largest first);
+        paper_min_light: the ground round a glyph is paper when its median lightness (L, 0..255) is
+            at least this (and its colour within ``max_chroma``) ...
+        paper_tolerances: ... and the paper is grown from there over the connected pixels within
+            each of these many Lab levels of it (one candidate per tolerance) ...
+        paper_close: ... its print closed over by a disc of this fraction of the long side ...
+        paper_open: ... and thin bridges past fingers to the wall cut by a disc of this fraction;
+        paper_aspect: a grown region is a candidate card when its hull's long side over its short
+            lies within these multiples (low, high) of ``card_aspect`` ...
+        paper_min_fill: ... the hull fills this fraction of its smallest box ...
+        paper_min_solid: ... and the region this fraction of its hull.
+        paper_agree: a card is named from the candidates when at least this many of them name it
+            and none names another card (``scanner.scan``).
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -526,6 +546,19 @@ class FindParams:
     flat_min_shade: float = 0.15
     flat_faint_factor: float = 0.5
     flat_weak_below: float = 0.5
+    paper_fallback: bool = True
+    paper_ink_window: float = 0.03
+    paper_ink_margin: float = 25.0
+    paper_glyph_area: tuple[float, float] = (0.00005, 0.004)
+    paper_max_seeds: int = 40
+    paper_min_light: float = 100.0
+    paper_tolerances: tuple[float, ...] = (5.0, 8.0, 11.0, 14.0)
+    paper_close: float = 0.012
+    paper_open: float = 0.02
+    paper_aspect: tuple[float, float] = (0.86, 1.29)
+    paper_min_fill: float = 0.85
+    paper_min_solid: float = 0.6
+    paper_agree: int = 1
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.05
@@ -749,6 +782,25 @@ class FindParams:
         _check("find.flat_min_shade", self.flat_min_shade, 0.0, 1.0)
         _check("find.flat_faint_factor", self.flat_faint_factor, 0.01, 1.0)
         _check("find.flat_weak_below", self.flat_weak_below, 0.0, 1.0)
+        _check_bool("find.paper_fallback", self.paper_fallback)
+        _check("find.paper_ink_window", self.paper_ink_window, 0.001, 0.5)
+        _check("find.paper_ink_margin", self.paper_ink_margin, 1.0, 255.0)
+        if not isinstance(self.paper_glyph_area, tuple) or len(self.paper_glyph_area) != 2:
+            raise ValueError(f"find.paper_glyph_area must be a pair, got {self.paper_glyph_area!r}")
+        _check("find.paper_glyph_area[0]", self.paper_glyph_area[0], 0.0, 1.0)
+        _check("find.paper_glyph_area[1]", self.paper_glyph_area[1], self.paper_glyph_area[0], 1.0)
+        _check_int("find.paper_max_seeds", self.paper_max_seeds, 1, 10000)
+        _check("find.paper_min_light", self.paper_min_light, 0.0, 255.0)
+        _check_steps("find.paper_tolerances", self.paper_tolerances, 0.5, 128.0)
+        _check("find.paper_close", self.paper_close, 0.0, 0.5)
+        _check("find.paper_open", self.paper_open, 0.0, 0.5)
+        if not isinstance(self.paper_aspect, tuple) or len(self.paper_aspect) != 2:
+            raise ValueError(f"find.paper_aspect must be a (low, high) pair, got {self.paper_aspect!r}")
+        _check("find.paper_aspect[0]", self.paper_aspect[0], 0.1, 10.0)
+        _check("find.paper_aspect[1]", self.paper_aspect[1], self.paper_aspect[0], 10.0)
+        _check("find.paper_min_fill", self.paper_min_fill, 0.0, 1.0)
+        _check("find.paper_min_solid", self.paper_min_solid, 0.0, 1.0)
+        _check_int("find.paper_agree", self.paper_agree, 1, 1000)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)

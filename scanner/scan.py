@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from scanner.find import FoundCard, find_cards, find_separate, other_way
+from scanner.find import FoundCard, _refine_in_frame, find_cards, find_separate, other_way
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
+from scanner.find_paper import paper_quads
 from scanner.find_top import (
     hand_share,
     index_over,
@@ -241,12 +242,42 @@ class Scanner:
             whole |= {id(new) for old, new in zip(relaid, aligned, strict=True) if id(old) in whole}
             relaid = aligned
             detections = _retop(relaid, whole, work, self.params.find, self.templates)
+            if self.params.find.paper_fallback and all(d.card is None for d in detections):
+                # no card named: a card whose side hardly shows (held before a white wall),
+                # looked for on the whole look's work image only
+                if separate:
+                    return None
+                detections = self._paper_card(frame, work, detections)
         if separate and (len(detections) != len(found) or any(d.card is None for d in detections)):
             return None
         if self.params.find.play_area is not None:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]
         return detections
+
+    def _paper_card(self, frame: Image, work: Work, detections: list[Detection]) -> list[Detection]:
+        """``detections`` (none named) with the card the outlines grown from its paper
+        (``scanner.find_paper``) name, when at least ``paper_agree`` of them name it and none
+        names another: the best read of it, marked top, in place of the detections whose centre
+        lies inside it."""
+        p = self.params.find
+        radius = math.ceil(p.refine_radius / work.scale)
+        reads: dict[Card, list[Detection]] = {}
+        for quad in paper_quads(work, p):
+            corners = _refine_in_frame(quad / work.scale, frame, radius, p)
+            card = FoundCard(corners=as_quad(order_corners(corners)), top=True, score=0.0)
+            detection, _ = self._detect(frame, card)
+            if detection.card is not None:
+                reads.setdefault(detection.card, []).append(detection)
+        if len(reads) != 1:
+            return detections  # nothing named, or candidates that disagree
+        (named,) = reads.values()
+        if len(named) < p.paper_agree:
+            return detections
+        best = max(named, key=lambda d: d.confidence)
+        outline = np.asarray(best.corners, np.float64)
+        kept = [d for d in detections if not holds(outline, np.asarray(d.corners, np.float64).mean(axis=0))]
+        return [*kept, best]
 
     def scan_or_empty(self, image: object) -> ScanResult:
         """Like ``scan`` but never raises: a bad frame, or a failure inside the
