@@ -155,8 +155,8 @@ def table(models: dict[str, CornerModel], records: list[dict[str, Any]]) -> list
 def compare(folders: list[Path], cuts: list[float], probe: bool, cut_std: float | None = None) -> list[str]:
     """Identified / wrong (named) / top right per folder, the learned step off and on at each of
     ``cuts`` (Octoplus; Oktris at ``cut_std``, ``None``: off; the size probes using it with
-    ``probe``), every frame scanned with each in turn; each set's wrong names not made with the
-    step off are listed after its figures."""
+    ``probe``), every frame scanned with each in turn; each set's wrong names and pile tops missed
+    that the step off does not make are listed after its figures."""
     from benchmarks.scanner_accuracy import evaluate_side_by_side
 
     base = ScannerParams()
@@ -176,7 +176,11 @@ def compare(folders: list[Path], cuts: list[float], probe: bool, cut_std: float 
             f"top {r.total.top_right}/{r.total.piles}"
             for r in reports
         ]
-        wrong = [{m for m in r.mistakes if " read as " in m or "false card" in m} for r in reports]
+        # wrong names and pile tops missed (confidences cut off: one name read twice compares)
+        wrong = [
+            {m.split(" (")[0] for m in r.mistakes if " read as " in m or "false card" in m or "top card" in m}
+            for r in reports
+        ]
         on = "; ".join(
             f"on {c} {f}" + (f" (new: {', '.join(sorted(w - wrong[0]))})" if w - wrong[0] else "")
             for c, f, w in zip(cuts, figures[1:], wrong[1:], strict=True)
