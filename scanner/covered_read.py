@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from scanner.covered_learned import corner_cues, load_model
+from scanner.covered_learned import CornerScene, corner_cues, load_model
 from scanner.find_corners import CornerProposal, card_quad
 from scanner.find_geometry import FloatArray, side_lengths
 from scanner.identify_index import read_index
@@ -44,9 +44,10 @@ __all__ = [
 
 
 RECORDER: list[dict[str, object]] | None = None
-"""Set to a list by a study (``tools/learn_corners.py``): every corner read is appended to it,
-with its quad, its first card, whether the thresholds (``hand``) or the second look (``look``)
-named it, and its cues (``scanner.covered_learned.CUES``); ``None`` in use."""
+"""Set to a list by a study (``tools/learn_corners.py``): every corner read given a scene is
+appended to it, with its quad, its first card, whether the thresholds (``hand``) or the second
+look (``look``) named it, whether it was a size probe's (``probe``) and its cues
+(``scanner.covered_learned.CUES``); ``None`` in use."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ def read_corner(
     params: ScannerParams,
     search_px: int | None = None,
     clear_labels: bool = True,
+    scene: CornerScene | None = None,
 ) -> CornerReading:
     """Read the index at the top-left corner of the card ``quad`` (frame pixels, TL TR BR BL),
     looked for ``search_px`` (canonical card pixels; ``covered.search_px`` by default) around its
@@ -139,7 +141,9 @@ def read_corner(
     learned model (``scanner.covered_learned``) gives it a probability of at least
     ``covered.learned_accept`` (Octoplus; ``learned_accept_std`` for a standard card), unless it
     is one of ``covered.learned_except``; without ``clear_labels`` (the size probes) only with
-    ``covered.learned_probe``.
+    ``covered.learned_probe``.  The model weighs the read's cues with those of its ``scene``
+    (``CornerScene.cues``): a read given no scene is never named by it.  Every read given a
+    scene is noted in it (``CornerScene.note``).
     """
     p = params.covered
     octo = templates.deck is DeckKind.OCTOPLUS
@@ -174,8 +178,10 @@ def read_corner(
     looked = named and not hand
     cut = p.learned_accept if octo else p.learned_accept_std
     cues = None
-    if RECORDER is not None or (not named and cut is not None):
-        cues = corner_cues(image, reading, float(side_lengths(quad)[0]))
+    if scene is not None and (RECORDER is not None or (not named and cut is not None)):
+        cues = np.concatenate(
+            [corner_cues(image, reading, float(side_lengths(quad)[0])), scene.cues(quad, str(candidate))]
+        )
     if (
         not named
         and cut is not None
@@ -195,9 +201,12 @@ def read_corner(
                 "hand": bool(hand),
                 "look": bool(looked),
                 "in_deck": bool(in_deck(candidate, templates.deck)),
+                "probe": not clear_labels,
                 "cues": cues.tolist(),
             }
         )
+    if scene is not None:
+        scene.note(quad, str(candidate))
     return CornerReading(candidate if named else None, score, margin, least, candidate)
 
 
@@ -230,7 +239,12 @@ def turned(quad: FloatArray, degrees: float) -> FloatArray:
 
 
 def read_corner_turning(
-    frame: Image, quad: FloatArray, templates: Templates, params: ScannerParams, budget: int
+    frame: Image,
+    quad: FloatArray,
+    templates: Templates,
+    params: ScannerParams,
+    budget: int,
+    scene: CornerScene | None = None,
 ) -> tuple[CornerReading, float, int]:
     """Read the corner of ``quad`` (as ``read_corner``); when it reads unclear (no card named,
     best score at least ``covered.turn_min_score``) and ``budget`` allows, read it again turned
@@ -243,7 +257,7 @@ def read_corner_turning(
     score.
     """
     p = params.covered
-    first = read_corner(frame, quad, templates, params)
+    first = read_corner(frame, quad, templates, params, scene=scene)
     if first.card is not None or budget <= 0 or p.turn_reads == 0 or first.score < p.turn_min_score:
         return first, 0.0, 0
     lead = _deck_margin(p, templates.deck) + p.turn_lead
@@ -253,7 +267,7 @@ def read_corner_turning(
         if extra >= budget:
             break
         extra += 1
-        reading = read_corner(frame, turned(quad, degrees), templates, params)
+        reading = read_corner(frame, turned(quad, degrees), templates, params, scene=scene)
         if reading.card is None or reading.margin < lead:
             continue
         if reading.card != first.candidate:
@@ -274,6 +288,7 @@ def read_corner_shifting(
     templates: Templates,
     params: ScannerParams,
     budget: int,
+    scene: CornerScene | None = None,
 ) -> tuple[CornerReading | None, CornerProposal, int]:
     """Read the card of ``proposal`` (work pixels, short side ``short``; frame pixels are work
     pixels over ``scale``) moved back along its longer arm by each of ``covered.shift_steps``
@@ -299,7 +314,7 @@ def read_corner_shifting(
         reads += 1
         moved = replace(proposal, point=proposal.point - step * short * arm)
         quad = card_quad(moved, short, params.find.card_aspect) / scale
-        reading = read_corner(frame, quad, templates, params)
+        reading = read_corner(frame, quad, templates, params, scene=scene)
         if reading.card is None:
             continue
         names.add(reading.card)
@@ -317,6 +332,7 @@ def read_corner_searching(
     templates: Templates,
     params: ScannerParams,
     budget: int,
+    scene: CornerScene | None = None,
 ) -> tuple[CornerReading | None, float, int]:
     """Read the corner of ``quad`` (frame pixels) once more as a last resort, its index looked for
     ``covered.search_wide_px`` around its place, turned by each of ``covered.search_turns`` about
@@ -341,7 +357,7 @@ def read_corner_searching(
         if reads >= budget:
             break
         reads += 1
-        reading = read_corner(frame, turned(quad, degrees), templates, params, p.search_wide_px)
+        reading = read_corner(frame, turned(quad, degrees), templates, params, p.search_wide_px, scene=scene)
         if reading.card is not None:
             names.add(reading.card)
         if best is None or reading.score > best.score:

@@ -41,9 +41,11 @@ index.  Here the index decides instead of the geometry:
    (``_gap_named``, ``find_corners.gap_corners``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
-   rule for an index alone; a wider lead for Octoplus labels), or, an Octoplus label left unnamed
-   so, when a logistic model learned over many cues of the read gives its first card a
-   probability of ``CoveredParams.learned_accept`` (``scanner.covered_learned``; off by default);
+   rule for an index alone; a wider lead for Octoplus labels), or, a read left unnamed so, when a
+   logistic model learned over many cues of the read and of the scene around it (the cards named
+   and found near it, the reads of the frame agreeing with it: a ``CornerScene`` every read of the
+   frame is given) gives its first card a probability of ``CoveredParams.learned_accept``
+   (``scanner.covered_learned``; off by default);
 6. the card is laid out at the frame's card size (or the size of a ladder around
    it, ``CoveredParams.size_steps``, whose outline shows best on card pixels);
 7. before they are kept, an Octoplus card so named is read whole by the identifier on its
@@ -69,6 +71,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from scanner.covered_learned import CornerScene
 from scanner.covered_read import (
     CornerReading,
     read_corner,
@@ -292,6 +295,7 @@ def _probe_size(
     sizes: list[float],
     templates: Templates,
     params: ScannerParams,
+    scene: CornerScene | None = None,
     ladder: bool = True,
 ) -> tuple[float | None, list[_Named], set[int], list[float]]:
     """The frame's card size chosen by the index: the corners with the longest arms whose index
@@ -329,7 +333,12 @@ def _probe_size(
         # (``CoveredParams.octo_clear``: read at a wrong size, a label may still lead clearly)
         read = {
             i: read_corner(
-                frame, _probe_quad(proposal, sizes[i], work, aspect), templates, params, clear_labels=False
+                frame,
+                _probe_quad(proposal, sizes[i], work, aspect),
+                templates,
+                params,
+                clear_labels=False,
+                scene=scene,
             )
             for i in worth
         }
@@ -345,7 +354,7 @@ def _probe_size(
         readings.append((i, _Named(_probe_quad(proposal, sizes[i], work, aspect), reading, proposal.point)))
     if not any(count):
         corners = [(proposals[k], first[k]) for k in order if k in probed]
-        between = _ladder(frame, work, cards, corners, sizes, templates, params) if ladder else None
+        between = _ladder(frame, work, cards, corners, sizes, templates, params, scene) if ladder else None
         if between is None:
             return None, [], probed, []
         log.debug("covered: no candidate size names a corner, the ladder chose %.1f", between[0])
@@ -379,6 +388,7 @@ def _ladder(
     sizes: list[float],
     templates: Templates,
     params: ScannerParams,
+    scene: CornerScene | None = None,
 ) -> tuple[float, list[_Named]] | None:
     """Where no corner ``probed`` (longest arms first, each with the card it ranked first at
     each candidate size it was read at) named a card at any candidate size: the first size
@@ -401,7 +411,7 @@ def _ladder(
             if base not in ranked or not _worth_reading(proposal, size, work, cards, [], params):
                 continue
             quad = _probe_quad(proposal, size, work, aspect)
-            reading = read_corner(frame, quad, templates, params, clear_labels=False)
+            reading = read_corner(frame, quad, templates, params, clear_labels=False, scene=scene)
             reads += 1
             if reading.card is not None and reading.card == ranked[base]:
                 named.append(_Named(quad, reading, proposal.point))
@@ -427,6 +437,7 @@ def _probe_clusters(
     identified: list[FloatArray],
     templates: Templates,
     params: ScannerParams,
+    scene: CornerScene | None = None,
 ) -> tuple[list[_Named], set[int], dict[int, float]]:
     """The card size of each cluster of touching cards (``work.union``) holding no card
     identified, chosen by the index as ``_probe_size`` does for a whole frame, among the frame's
@@ -459,7 +470,15 @@ def _probe_clusters(
         # (no sizes between the candidates: a frame with cards identified has their sizes at
         # each place, ``local_size``, and a cluster's ladder laid a fan out too large)
         chosen, found, read, _ = _probe_size(
-            frame, work, cards, [proposals[k] for k in members], sizes, templates, params, ladder=False
+            frame,
+            work,
+            cards,
+            [proposals[k] for k in members],
+            sizes,
+            templates,
+            params,
+            scene,
+            ladder=False,
         )
         if chosen is None:
             continue
@@ -590,6 +609,12 @@ def read_covered(
     plain = between is not None
     near: Image = np.asarray(cv2.dilate(where, kernel), np.uint8)
     proposals = corner_proposals(work, params.find, p, near)
+    # the scene the learned accept step weighs a read in (frame pixels): the cards named, the
+    # cards found but not named, the reads made
+    scene = CornerScene(
+        named=[q / work.scale for q in identified],
+        found=[np.asarray(d.corners, np.float64) for d in detections if d.card is None],
+    )
     reads = 0
     turn_reads = 0
     shift_reads = p.shift_reads if plain else 0
@@ -606,7 +631,9 @@ def read_covered(
             sizes = [s for s in sizes if s * s * params.find.card_aspect >= smallest]
         if not sizes:
             return detections
-        chosen, named, probed, tied = _probe_size(frame, work, cards, proposals, sizes, templates, params)
+        chosen, named, probed, tied = _probe_size(
+            frame, work, cards, proposals, sizes, templates, params, scene
+        )
         if chosen is not None and tied and p.size_ties:
             # one corner per size is no choice: the sizes tied are read in turn (the best scored
             # first) until one names its cards (``size_settle``); the corners named at the others
@@ -624,7 +651,7 @@ def read_covered(
     own_size: dict[int, float] = {}
     if params.find.card_size_px is None and identified and p.cluster_probes:
         extra_named, extra_probed, own_size = _probe_clusters(
-            frame, work, cards, proposals, shorts, identified, templates, params
+            frame, work, cards, proposals, shorts, identified, templates, params, scene
         )
         named += extra_named
         probed |= extra_probed
@@ -644,20 +671,22 @@ def read_covered(
             reads += 1
             quad = card_quad(proposal, short, params.find.card_aspect)
             budget = p.turn_reads - turn_reads
-            reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, budget)
+            reading, angle, extra = read_corner_turning(
+                frame, quad / work.scale, templates, params, budget, scene
+            )
             turn_reads += extra
             at = proposal
             first = reading
             if reading.card is None and p.shift_reads > shift_reads and not proposal.junction:
                 moved, at, extra = read_corner_shifting(
-                    frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads
+                    frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads, scene
                 )
                 shift_reads += extra
                 reading = moved if moved is not None else reading
             searched = False
             if reading.card is None and p.search_reads > search_reads:
                 found, turn, extra = read_corner_searching(
-                    frame, quad / work.scale, first, templates, params, p.search_reads - search_reads
+                    frame, quad / work.scale, first, templates, params, p.search_reads - search_reads, scene
                 )
                 search_reads += extra
                 if found is not None:
@@ -669,6 +698,7 @@ def read_covered(
                 named.append(
                     _Named(fitted / work.scale, reading, at.point, moved=searched or at is not proposal)
                 )
+                scene.named.append(fitted / work.scale)
                 if k not in own_size and short in shorts:
                     votes[shorts.index(short)] += 1
                 break
@@ -682,7 +712,7 @@ def read_covered(
         len(named),
     )
     if p.gap_reads > 0:
-        named += _gap_named(frame, work, cards, identified, named, templates, params, search=not plain)
+        named += _gap_named(frame, work, cards, identified, named, templates, params, not plain, scene)
     if not named:
         return detections
     if p.centre_check or p.resize_steps:
@@ -824,6 +854,7 @@ def _gap_named(
     templates: Templates,
     params: ScannerParams,
     search: bool = True,
+    scene: CornerScene | None = None,
 ) -> list[_Named]:
     """The cards named at the index corners of the gaps between two named cards of a row or a fan
     (``find_corners.gap_corners``; the cards ``identified``, work pixels, and those ``named`` from
@@ -846,7 +877,18 @@ def _gap_named(
     for _ in range(p.gap_rounds):
         # a card named in a gap makes new pairs with its neighbours: the next round reads theirs
         found = _gap_round(
-            frame, work, cards, quads, own, labels, seen, templates, params, p.gap_reads - reads, search
+            frame,
+            work,
+            cards,
+            quads,
+            own,
+            labels,
+            seen,
+            templates,
+            params,
+            p.gap_reads - reads,
+            search,
+            scene,
         )
         reads += found[1]
         if not found[0]:
@@ -868,6 +910,7 @@ def _gap_round(
     params: ScannerParams,
     budget: int,
     search: bool = True,
+    scene: CornerScene | None = None,
 ) -> tuple[list[_Named], int]:
     """One round of ``_gap_named``: the gap corners of ``quads`` (work pixels) not ``seen`` yet
     (their points are added to it) read, at most ``budget`` reads; the cards named are added to
@@ -894,11 +937,11 @@ def _gap_round(
         if not _worth_reading(proposal, short, work, cards, near, params, labels):
             continue
         turns = min(len(p.turn_angles), budget - reads - 1)
-        reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, turns)
+        reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, turns, scene)
         reads += 1 + extra
         if reading.card is None and search and reads < budget:
             found, turn, extra = read_corner_searching(
-                frame, quad / work.scale, reading, templates, params, budget - reads
+                frame, quad / work.scale, reading, templates, params, budget - reads, scene
             )
             reads += extra
             if found is not None:
@@ -909,6 +952,8 @@ def _gap_round(
         out.append(_Named(fitted / work.scale, reading, proposal.point, moved=True, gap=True))
         # a card named is one of the cards named from here on: no other gap reads it again
         quads.append(fitted)
+        if scene is not None:
+            scene.named.append(fitted / work.scale)
         own.append(_Identified(fitted, _part(_index_points(fitted), labels)))
     return out, reads
 

@@ -1,7 +1,7 @@
 """Fit the learned accept step of covered-card corner names (``scanner/data/corner_model.json``).
 
 Run: ``.venv/bin/python tools/learn_corners.py [--count N] [--scenes DIR] [--out FILE]``;
-``--compare FOLDER... [--cut P] [--probe]`` prints the scanner's figures per folder with the
+``--compare FOLDER... [--cut P...] [--cut-std P] [--probe]`` prints the scanner's figures per folder with the
 learned step off and on instead.
 
 1. renders ``--count`` scenes (default 48) of each seed of ``TRAIN_SEEDS`` and ``CHECK_SEEDS``
@@ -120,8 +120,13 @@ def fit(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], ridge: float = RIDGE) 
 
 def _decided(records: list[dict[str, Any]], deck: str) -> list[dict[str, Any]]:
     """The reads of ``deck`` the model decides: left unnamed by the thresholds and the second
-    look, their first card one of the deck."""
-    return [r for r in records if r["deck"] == deck and not r["hand"] and not r["look"] and r["in_deck"]]
+    look, their first card one of the deck, not a size probe's (``CoveredParams.learned_probe``
+    is off)."""
+    return [
+        r
+        for r in records
+        if r["deck"] == deck and not r["hand"] and not r["look"] and r["in_deck"] and not r.get("probe")
+    ]
 
 
 def table(models: dict[str, CornerModel], records: list[dict[str, Any]]) -> list[str]:
@@ -147,15 +152,21 @@ def table(models: dict[str, CornerModel], records: list[dict[str, Any]]) -> list
     return lines
 
 
-def compare(folders: list[Path], cut: float, probe: bool) -> list[str]:
-    """Identified / wrong (named) / top right per folder, the learned step off and on at ``cut``
-    (the size probes using it with ``probe``), every frame scanned with each in turn."""
+def compare(folders: list[Path], cuts: list[float], probe: bool, cut_std: float | None = None) -> list[str]:
+    """Identified / wrong (named) / top right per folder, the learned step off and on at each of
+    ``cuts`` (Octoplus; Oktris at ``cut_std``, ``None``: off; the size probes using it with
+    ``probe``), every frame scanned with each in turn; each set's wrong names and pile tops missed
+    that the step off does not make are listed after its figures."""
     from benchmarks.scanner_accuracy import evaluate_side_by_side
 
     base = ScannerParams()
-    sets = [
-        replace(base, covered=replace(base.covered, learned_accept=None)),
-        replace(base, covered=replace(base.covered, learned_accept=cut, learned_probe=probe)),
+    sets = [replace(base, covered=replace(base.covered, learned_accept=None, learned_accept_std=None))]
+    sets += [
+        replace(
+            base,
+            covered=replace(base.covered, learned_accept=c, learned_accept_std=cut_std, learned_probe=probe),
+        )
+        for c in cuts
     ]
     lines = []
     for folder in folders:
@@ -165,7 +176,16 @@ def compare(folders: list[Path], cut: float, probe: bool) -> list[str]:
             f"top {r.total.top_right}/{r.total.piles}"
             for r in reports
         ]
-        lines.append(f"{folder}: off {figures[0]}; on {figures[1]}")
+        # wrong names and pile tops missed (confidences cut off: one name read twice compares)
+        wrong = [
+            {m.split(" (")[0] for m in r.mistakes if " read as " in m or "false card" in m or "top card" in m}
+            for r in reports
+        ]
+        on = "; ".join(
+            f"on {c} {f}" + (f" (new: {', '.join(sorted(w - wrong[0]))})" if w - wrong[0] else "")
+            for c, f, w in zip(cuts, figures[1:], wrong[1:], strict=True)
+        )
+        lines.append(f"{folder}: off {figures[0]}; {on}")
     return lines
 
 
@@ -174,7 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--compare", type=Path, nargs="+", help="only compare the step off and on over these scene folders"
     )
-    parser.add_argument("--cut", type=float, default=0.85, help="the cut-off compared (--compare)")
+    parser.add_argument(
+        "--cut", type=float, nargs="+", default=[0.85], help="the cut-offs compared (--compare)"
+    )
+    parser.add_argument("--cut-std", type=float, help="the Oktris cut-off compared (--compare; default off)")
     parser.add_argument("--probe", action="store_true", help="the size probes use the step (--compare)")
     parser.add_argument("--count", type=int, default=48, help="scenes per seed")
     parser.add_argument("--scenes", type=Path, default=Path("/tmp"), help="folder of the /learn-SEED folders")
@@ -186,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.compare:
-        print("\n".join(compare(args.compare, args.cut, args.probe)))
+        for line in compare(args.compare, args.cut, args.probe, args.cut_std):
+            print(line, flush=True)
         return 0
     sys.path.insert(0, str(ROOT / "tools"))
     import make_fixtures  # type: ignore[import-not-found]  # a script folder, imported on demand

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from scanner import scan_covered
+from scanner.covered_learned import CornerScene
 from scanner.covered_read import (
     CornerReading,
     read_corner,
@@ -683,10 +684,15 @@ def test_a_frame_read_at_two_sizes_keeps_to_the_one_naming_its_cards(
     real = read_corner_turning
 
     def counted(
-        frame: Image, quad: np.ndarray, t: Templates, params: ScannerParams, budget: int
+        frame: Image,
+        quad: np.ndarray,
+        t: Templates,
+        params: ScannerParams,
+        budget: int,
+        scene: CornerScene | None = None,
     ) -> tuple[CornerReading, float, int]:
         reads.append(float(np.hypot(*(quad[1] - quad[0]))))
-        return real(frame, quad, t, params, budget)
+        return real(frame, quad, t, params, budget, scene)
 
     monkeypatch.setattr(scan_covered, "read_corner_turning", counted)
     base = ScannerParams()
