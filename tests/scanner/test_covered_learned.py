@@ -119,7 +119,7 @@ def test_the_remake_command_fits_a_model_from_a_few_rendered_scenes(tmp_path: Pa
 # only its corner label, read with its first card right but under the thresholds
 SEED, INDEX, CARD = 4101, 27, "7"
 BASE = ScannerParams()
-# the cut-offs studied (``docs/studies/incoming-scene4.md``); the step is off by default
+# the cut-offs studied (``docs/studies/wrong-names.md``); the step is off by default
 ON = replace(BASE, covered=replace(BASE.covered, learned_accept=0.9))
 STRICT = replace(BASE, covered=replace(BASE.covered, learned_accept=0.95))
 
