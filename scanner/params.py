@@ -333,7 +333,9 @@ class FindParams:
             quads they overlap (0.0: no such look).
         paper_fallback: in a frame in which no card is named, a card is looked for by its paper
             grown out from its print (``scanner.find_paper``): a card held before a white wall,
-            whose side on the wall hardly shows ...
+            whose side on the wall hardly shows. Off by default: on the real photos it names one
+            more webcam card and one phone card wrongly at ``paper_agree`` 1, and nothing more at 2
+            (docs/studies/real-photos.md) ...
         paper_ink_window: ... the print is what is darker than the lightest pixel within a disc
             of this fraction of the work image's long side (a black-hat) ...
         paper_ink_margin: ... by at least this many grey levels (L of Lab, 0..255) ...
@@ -546,7 +548,7 @@ class FindParams:
     flat_min_shade: float = 0.15
     flat_faint_factor: float = 0.5
     flat_weak_below: float = 0.5
-    paper_fallback: bool = True
+    paper_fallback: bool = False
     paper_ink_window: float = 0.03
     paper_ink_margin: float = 25.0
     paper_glyph_area: tuple[float, float] = (0.00005, 0.004)

@@ -69,8 +69,12 @@ def test_a_held_card_on_a_white_wall_is_outlined_by_its_paper_within_a_few_pixel
 
 def test_the_scanner_names_the_held_card_only_with_the_paper_look() -> None:
     img, truth = held_card()
-    on = Scanner(DeckKind.OKTRIS).scan(img).detections
-    off = Scanner(DeckKind.OKTRIS, params=ScannerParams(find=FindParams(paper_fallback=False))).scan(img)
+    on = (
+        Scanner(DeckKind.OKTRIS, params=ScannerParams(find=FindParams(paper_fallback=True)))
+        .scan(img)
+        .detections
+    )
+    off = Scanner(DeckKind.OKTRIS).scan(img)  # the paper look is off by default
     assert not any(d.card is not None for d in off.detections)
     named = [d for d in on if d.card is not None]
     assert [str(d.card) for d in named] == ["4D"]
@@ -85,7 +89,8 @@ def test_an_empty_light_wall_gives_no_outline_and_no_card(level: int) -> None:
     frame = np.clip(img, 0, 255).astype(np.uint8)
     cv2.ellipse(frame, (300, 500), (70, 160), 0, 0, 360, SKIN, -1)  # a hand, no card
     assert paper_quads(make_work(frame, PARAMS), PARAMS) == []
-    assert Scanner(DeckKind.OKTRIS).scan(frame).detections == ()
+    looking = ScannerParams(find=FindParams(paper_fallback=True))
+    assert Scanner(DeckKind.OKTRIS, params=looking).scan(frame).detections == ()
 
 
 @pytest.mark.parametrize(
