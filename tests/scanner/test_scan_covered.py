@@ -763,6 +763,7 @@ def test_a_fan_whose_size_lies_between_two_candidates_is_named_at_a_size_between
     # its own size
     image, truth = _fan(seed, ("3H", "8C", "5D", "AS", "7H"))
     base = ScannerParams()
+    base = replace(base, covered=replace(base.covered, ladder_reads=96))  # off by default
     work = make_work(image, base.find)
     cards = scan_covered._filled(work)
     proposals = corner_proposals(work, base.find, base.covered, cards)
@@ -794,7 +795,7 @@ def test_a_size_between_the_candidates_names_only_the_card_its_corner_ranked_fir
     monkeypatch.setattr(scan_covered, "read_corner", reading)
     monkeypatch.setattr(scan_covered, "_worth_reading", lambda *args, **kwargs: True)
     p = ScannerParams()
-    p = replace(p, covered=replace(p.covered, ladder_steps=(0.1,), ladder_votes=1))
+    p = replace(p, covered=replace(p.covered, ladder_steps=(0.1,), ladder_votes=1, ladder_reads=96))
     work = make_work(np.zeros((200, 200, 3), np.uint8), p.find)
     image = np.zeros((200, 200, 3), np.uint8)
     cards = np.zeros((200, 200), np.uint8)
