@@ -72,8 +72,10 @@ __all__ = [
     "FoundCard",
     "card_matrix",
     "find_cards",
+    "find_separate",
     "order_corners",
     "other_way",
+    "refine_in_frame",
     "warp_card",
     "warp_card_box",
 ]
@@ -672,7 +674,7 @@ def _find(
     radius = math.ceil(params.refine_radius / work.scale)
     found: list[FoundCard] = []
     for quad, top in zip(quads, tops, strict=True):
-        frame_quad = _refine_in_frame(quad / work.scale, image, radius, params)
+        frame_quad = refine_in_frame(quad / work.scale, image, radius, params)
         show = shown(quad) if scores else None
         score = 0.0 if show is None else show
         found.append(
@@ -708,7 +710,7 @@ def _weak_in_shade(
     return lined + [q for q in quads if not any(_overlap(q, card) for card in lined)]
 
 
-def _refine_in_frame(quad: FloatArray, image: Image, radius: int, p: FindParams) -> FloatArray:
+def refine_in_frame(quad: FloatArray, image: Image, radius: int, p: FindParams) -> FloatArray:
     """Refine a frame-pixel quad on the grey of just the part of the frame around it."""
     h, w = image.shape[:2]
     pad = radius + 3

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from scanner.find import FoundCard, _refine_in_frame, find_cards, find_separate, other_way
+from scanner.find import FoundCard, find_cards, find_separate, other_way, refine_in_frame
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
 from scanner.find_paper import paper_quads
 from scanner.find_top import (
@@ -264,7 +264,7 @@ class Scanner:
         radius = math.ceil(p.refine_radius / work.scale)
         reads: dict[Card, list[Detection]] = {}
         for quad in paper_quads(work, p):
-            corners = _refine_in_frame(quad / work.scale, frame, radius, p)
+            corners = refine_in_frame(quad / work.scale, frame, radius, p)
             card = FoundCard(corners=as_quad(order_corners(corners)), top=True, score=0.0)
             detection, _ = self._detect(frame, card)
             if detection.card is not None:
