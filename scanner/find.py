@@ -617,14 +617,12 @@ def _find(
     if lone_cards is None:
         return None  # a rough outline that no card explains: not a frame of separate cards alone
     lone = lone_cards
-    if separate and (
-        not lone
-        or all(_doubtful(q, shown(q), work, params) for q in lone)
-        or _unexplained(work, outlines, lone, params)
-    ):
+    # no card, or none clearly lighter than its table
+    doubtful = not lone or all(_doubtful(q, shown(q), work, params) for q in lone)
+    if separate and (doubtful or _unexplained(work, outlines, lone, params)):
         return None
     faint: Faint | None = None
-    if not lone or all(_doubtful(q, shown(q), work, params) for q in lone):
+    if doubtful:
         # a card hardly lighter than its table: the regions its faint edges enclose
         faint = make_faint(work, params)
         area = float(work.grey.shape[0] * work.grey.shape[1])

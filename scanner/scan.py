@@ -242,11 +242,9 @@ class Scanner:
             whole |= {id(new) for old, new in zip(relaid, aligned, strict=True) if id(old) in whole}
             relaid = aligned
             detections = _retop(relaid, whole, work, self.params.find, self.templates)
-            if self.params.find.paper_fallback and all(d.card is None for d in detections):
-                # no card named: a card whose side hardly shows (held before a white wall),
-                # looked for on the whole look's work image only
-                if separate:
-                    return None
+            if self.params.find.paper_fallback and not separate and all(d.card is None for d in detections):
+                # no card named: a card whose side hardly shows (held before a white wall); a look
+                # at separate cards names every card or gives up below
                 detections = self._paper_card(frame, work, detections)
         if separate and (len(detections) != len(found) or any(d.card is None for d in detections)):
             return None
