@@ -126,6 +126,7 @@ def line_cards(work: Work, faint: Arr, p: FindParams) -> list[LineCard]:
     area = float(h * w)
     min_area, max_area = p.min_card_area * area, p.max_card_area * area
     min_gap = math.sqrt(min_area / p.card_aspect)
+    outside = p.line_outside * min(w, h)
     lines = _lines(work, faint, p)
     pairs: list[tuple[_Line, _Line]] = []
     for i, first in enumerate(lines):
@@ -151,7 +152,7 @@ def line_cards(work: Work, faint: Arr, p: FindParams) -> list[LineCard]:
             if any(c is None for c in corners):
                 continue
             seen = order_corners(np.array(corners, dtype=np.float64))
-            if not np.all((seen >= -1.0) & (seen <= np.array([w, h]))):
+            if not np.all((seen >= -1.0 - outside) & (seen <= np.array([w, h]) + outside)):
                 continue
             seen_area = float(cv2.contourArea(seen.astype(np.float32)))
             if seen_area < min_area * 0.5 or seen_area > max_area:

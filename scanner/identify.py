@@ -54,6 +54,13 @@ the index rule alone leading by less than ``centre_doubt_margin`` and the corner
 another card first, at ``min_score``, ahead of the centre's card by more than the centre's
 own lead (two readings that disagree: the surer one wins).
 
+A standard card the index ranks first (named by these rules or not) yields to another card of
+its suit whose rank part is the best of every card's, leading the first card's rank part by
+``rank_mate_lead``, when that card's index score is within ``rank_mate_band`` of the first's and
+passes ``min_score`` and ``min_part_score``: a template learned from a pale photo (a card far
+from the camera) loses its suit part to a crisp template of another rank of the same suit, and
+the rank part alone tells the two apart.
+
 A standard card so named whose twin (the same rank in the other suit of its colour) the index
 scores within ``twin_check_band`` of it is left unnamed when a look at the two suit symbols of
 the index (``scanner.identify_look.twin_doubted``) does not prefer it by ``twin_check_lead``
@@ -179,6 +186,8 @@ def identify(
     faces: list[FaceReading] = []
     readings: list[IndexReading] = []
     answer = _decide(image, templates, p, faces, readings)
+    if p.rank_mate_lead <= 1.0:
+        answer = _rank_mate(readings[0], answer, templates, p)
     if answer.card is not None and twin_doubted(image, readings[0], answer.card, templates, p):
         answer = replace(answer, card=None)
     if answer.card is None and p.club_lead < p.spade_lead:
@@ -309,6 +318,43 @@ def _spade_or_club(
         turned=bool(reading.turn_lead[named] > p.min_margin),
         part_scores=tuple(float(v) for v in reading.parts[named]),
         face_score=float(faces[0].scores[named]),
+    )
+
+
+def _rank_mate(
+    reading: IndexReading, answer: Identification, templates: Templates, p: IdentifyParams
+) -> Identification:
+    """``answer`` with its card replaced by the card of the same suit whose rank part reads
+    clearly best (``rank_mate_lead``, ``rank_mate_band``), when the index ranks another card of
+    that suit first and ``answer`` names that card or none; ``answer`` unchanged otherwise."""
+    best = int(np.argmax(reading.scores))
+    first = reading.order[best]
+    if not isinstance(first, StdCard) or answer.card not in (None, first):
+        return answer
+    mate = int(np.argmax(reading.parts[:, 0]))
+    card = reading.order[mate]
+    score = float(reading.scores[mate])
+    if (
+        mate == best
+        or not isinstance(card, StdCard)
+        or card.suit is not first.suit
+        or not in_deck(card, templates.deck)
+        or float(reading.parts[mate, 0]) - float(reading.parts[best, 0]) < p.rank_mate_lead
+        or float(reading.scores[best]) - score > p.rank_mate_band
+        or score < p.min_score
+        or float(reading.parts[mate].min()) < p.min_part_score
+    ):
+        return answer
+    return replace(
+        answer,
+        card=card,
+        candidate=card,
+        confidence=_unit(score),
+        runner_up=first,
+        runner_up_confidence=_unit(float(reading.scores[best])),
+        turned=bool(reading.turn_lead[mate] > p.min_margin),
+        part_scores=tuple(float(v) for v in reading.parts[mate]),
+        face_score=None,
     )
 
 

@@ -23,7 +23,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from scanner.identify_colour import grey, sample_chroma
 from scanner.identify_params import IdentifyParams
+from scanner.identify_view import card_sample
 from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import Card
@@ -111,8 +113,13 @@ def _prepare(templates: Templates, params: IdentifyParams) -> _FacePrepared:
 def read_face(image: Image, templates: Templates, params: IdentifyParams) -> FaceReading:
     """Score every card of ``templates`` on the whole face of the canonical card ``image``.
 
-    A grey ``image`` is compared with the grey templates on the grey channel alone.
+    A grey ``image`` is compared with the grey templates on the grey channel alone, and so is
+    a colour image that shows no colour (mean colourfulness under ``colour_present``: a grey
+    photo in three channels, whose red ink is grey; the colour templates' red against green
+    channel would count against every red card there).
     """
+    if image.ndim == 3 and sample_chroma(card_sample(image)) < params.colour_present:
+        image = grey(image)
     prepared = _prepare(templates, params)
     matrix = prepared.grey_matrix if image.ndim == 2 else prepared.matrix
     row_scores = matrix @ face_vector(image, params)

@@ -197,6 +197,14 @@ class IdentifyParams:
     face_twin_score: float = 0.65
     """...unless its whole-face score reaches this (the whole face shows, sharp enough for its
     pips to count; above 1: always the lead)."""
+    rank_mate_lead: float = 0.05
+    """A standard card the index ranks first (named or not) yields to another card of its suit
+    whose rank part is the best of every card's and leads the first card's rank part by this
+    much (above 1: off): a pale template of the right card (a photo learned from afar) loses
+    its suit part to a crisp one of another rank, and the index ranks that rank first..."""
+    rank_mate_band: float = 0.08
+    """...when that card's index score is within this much of the first card's, reaches
+    ``min_score``, and each of its parts reaches ``min_part_score``."""
     suit_blur: float = 1.0
     """Gaussian blur (canonical pixels) of the two template faces in the spade-or-club check
     (``scanner.identify_suit``), which compares a whole card's suit symbols one by one..."""
@@ -300,6 +308,8 @@ class IdentifyParams:
             "spade_lead": (-1.0, 1.0),
             "club_lead": (-1.0, 1.0),
             "rank_face_margin": (0.0, 2.0),
+            "rank_mate_lead": (0.0, 2.0),
+            "rank_mate_band": (0.0, 2.0),
             "rank_face_score": (-1.0, 2.0),
             "rank_face_min_rank_part": (-1.0, 2.0),
             "rank_face_index_slack": (0.0, 2.0),

@@ -275,6 +275,8 @@ class FindParams:
         line_parallel: the opposite sides of a card are parallel within this angle (degrees) ...
         line_square: ... and its adjacent sides square within this angle (degrees).
         max_line_cards: the best supported candidates bounded by lines that are checked.
+        line_outside: how far (a fraction of the frame's short side) a corner of a card bounded
+            by lines may lie outside the frame (a card whose corner the frame just cuts off).
         cut_min_seen: a card the frame cuts off is kept only when at least this fraction of its
             length (across the cut) is in view, so that an index corner is.
         min_relative_area: a quad of less than this fraction of the area of the card whose outline
@@ -523,6 +525,7 @@ class FindParams:
     line_parallel: float = 12.0
     line_square: float = 25.0
     max_line_cards: int = 12
+    line_outside: float = 0.05
     cut_min_seen: float = 0.55
     line_below: float = 0.7
     min_relative_area: float = 0.4
@@ -766,6 +769,7 @@ class FindParams:
         _check("find.line_parallel", self.line_parallel, 0.0, 45.0)
         _check("find.line_square", self.line_square, 0.0, 45.0)
         _check_int("find.max_line_cards", self.max_line_cards, 0, 1000)
+        _check("find.line_outside", self.line_outside, 0.0, 0.5)
         _check("find.cut_min_seen", self.cut_min_seen, 0.0, 1.0)
         _check("find.min_relative_area", self.min_relative_area, 0.0, 1.0)
         _check("find.line_below", self.line_below, 0.0, 1.01)

@@ -90,3 +90,26 @@ def test_a_card_whose_outline_a_shadow_cuts_into_scraps_is_bounded_by_lines_in_t
     assert len(found) == 1
     # a whole card of the photo's cards' size: a fifth to a half of the frame
     assert 0.2 <= shares(found)[0] <= 0.5, shares(found)
+
+
+def test_a_card_whose_corner_the_frame_just_cuts_off_is_bounded_by_lines() -> None:
+    # the 5H of the test half (the second phone photo of it): the phone's shadow crosses the
+    # card, its top-right corner lies on the frame's right border and its bottom-right corner
+    # a little below the frame, so its four sides bound it only with corners allowed outside
+    image = _test_half_phone_photo("5H")
+    params = params_for("single_phone_table").find
+    assert not find_cards(image, replace(params, line_outside=0.0))
+    found = find_cards(image, params)
+    assert len(found) == 1
+    corners = np.asarray(found[0].corners, dtype=np.float64)
+    h, w = image.shape[:2]
+    # a corner beyond the frame, by no more than the allowance
+    beyond = np.maximum(np.maximum(-corners, corners - np.array([w, h])), 0.0).max()
+    assert 0.0 < beyond <= params.line_outside * min(w, h) + 2.0, corners
+    share = float(cv2.contourArea(corners.astype(np.float32))) / (w * h)
+    assert 0.2 <= share <= 0.6, share
+
+
+def test_the_corner_allowance_is_checked() -> None:
+    with pytest.raises(ValueError, match="line_outside"):
+        replace(params_for("single_phone_table").find, line_outside=0.6)
