@@ -982,6 +982,11 @@ class CoveredParams:
         ladder_reads: ...at most this many such reads a probe (0: off, the default: on rendered
             held-out folders it named 6 more cards for no wrong name, but on the real photos'
             scenes it named a card that is not there; 96 to switch it on).
+        ladder_min_score: ...and a corner names a card at such a size only when its read scores at
+            least this much (the read's thresholds apart): on the real photos' scenes the card
+            named that is not there (a 5D) read 0.60 at a size 5% over a candidate, its index's
+            least part 0.52, while the six cards the sizes between named on held-out folders read
+            0.72-0.74 there (0: no more than the thresholds).
         over_identified: a corner whose index box lies inside a card identified is read when it
             lies on another visible card part (``work.split``) than the index that card was
             identified at (a card lying on it); otherwise it is not read.
@@ -1254,6 +1259,7 @@ class CoveredParams:
     ladder_gap: float = 0.03
     ladder_votes: int = 1
     ladder_reads: int = 0
+    ladder_min_score: float = 0.65
     size_match: float = 0.06
     side_tolerance: float = 1.5
     side_min_px: float = 10.0
@@ -1368,6 +1374,7 @@ class CoveredParams:
         _check("covered.ladder_gap", self.ladder_gap, 0.0, 0.5)
         _check_int("covered.ladder_votes", self.ladder_votes, 1, 100)
         _check_int("covered.ladder_reads", self.ladder_reads, 0, 10000)
+        _check("covered.ladder_min_score", self.ladder_min_score, 0.0, 1.0)
         _check("covered.size_match", self.size_match, 0.0, 0.5)
         _check("covered.side_tolerance", self.side_tolerance, 0.0, 20.0)
         _check("covered.side_min_px", self.side_min_px, 1.0, 10000.0)

@@ -397,7 +397,8 @@ def _ladder(
     none does.  Candidates come from outlines and edges, and a true size lying between two of
     them reads right at neither (an index reads right only within about 5% of its size).  A
     corner names a card at a size so only when it ranked that card first at the candidate
-    that size lengthens: read far off its own size, an index may name another card."""
+    that size lengthens and its read scores at least ``ladder_min_score``: read far off its own
+    size, an index may name another card."""
     p = params.covered
     if p.ladder_reads == 0 or not probed:
         return None
@@ -413,7 +414,8 @@ def _ladder(
             quad = _probe_quad(proposal, size, work, aspect)
             reading = read_corner(frame, quad, templates, params, clear_labels=False, scene=scene)
             reads += 1
-            if reading.card is not None and reading.card == ranked[base]:
+            clear = reading.score >= p.ladder_min_score
+            if reading.card is not None and reading.card == ranked[base] and clear:
                 named.append(_Named(quad, reading, proposal.point))
         if len(named) >= p.ladder_votes:
             return size, named

@@ -808,3 +808,38 @@ def test_a_size_between_the_candidates_names_only_the_card_its_corner_ranked_fir
     assert size == pytest.approx(99.0)
     assert [n.reading.card for n in named] == [three_h]
     assert read == pytest.approx([66.0 / work.scale, 99.0 / work.scale])
+
+
+def test_a_size_between_the_candidates_names_no_card_its_corner_reads_faintly_there(
+    templates: Templates, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a corner ranking the 3H first at both candidates reads it at 0.6 at the first size between
+    # them (10% over the candidate 60) and at 0.8 at the next (10% over 90): a read so faint at a
+    # size between the candidates names nothing, and the size where it reads clearly is chosen
+    three_h = parse_card("3H", DeckKind.OKTRIS)
+    corner = CornerProposal(np.array([50.0, 50.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 20.0, 30.0)
+    read: list[float] = []
+
+    def reading(frame: Image, quad: np.ndarray, *args: object, **kwargs: object) -> CornerReading:
+        read.append(float(np.hypot(*(quad[1] - quad[0]))))
+        return CornerReading(three_h, 0.6 if len(read) == 1 else 0.8, 0.1, 0.7, three_h)
+
+    monkeypatch.setattr(scan_covered, "read_corner", reading)
+    monkeypatch.setattr(scan_covered, "_worth_reading", lambda *args, **kwargs: True)
+    p = ScannerParams()
+    p = replace(p, covered=replace(p.covered, ladder_steps=(0.1,), ladder_votes=1, ladder_reads=96))
+    assert p.covered.ladder_min_score > 0.6
+    work = make_work(np.zeros((200, 200, 3), np.uint8), p.find)
+    image = np.zeros((200, 200, 3), np.uint8)
+    cards = np.zeros((200, 200), np.uint8)
+    probed = [(corner, {0: three_h, 1: three_h})]
+    found = scan_covered._ladder(image, work, cards, probed, [60.0, 90.0], templates, p)
+    assert found is not None
+    assert found[0] == pytest.approx(99.0)
+    assert [n.reading.card for n in found[1]] == [three_h]
+    # with no least score of its own, the faint read at the first size names its card there
+    read.clear()
+    plain = replace(p, covered=replace(p.covered, ladder_min_score=0.0))
+    found = scan_covered._ladder(image, work, cards, probed, [60.0, 90.0], templates, plain)
+    assert found is not None
+    assert found[0] == pytest.approx(66.0)
