@@ -21,6 +21,7 @@ from scorer.cards import Card, DeckKind, parse_card
 from tests.scanner.test_identify_heldout import assert_wrong_names_mended
 
 BASE = ScannerParams()
+RELAY = replace(BASE, covered=replace(BASE.covered, centre_relay=True))  # off by default
 
 
 @pytest.mark.parametrize(
@@ -41,7 +42,7 @@ BASE = ScannerParams()
 def test_held_out_corner_names_checked_lose_their_wrong_name(
     seed: int, index: int, before: ScannerParams
 ) -> None:
-    assert_wrong_names_mended(seed, index, before, BASE)
+    assert_wrong_names_mended(seed, index, before, RELAY)
 
 
 def _card(start: tuple[float, float], short: float, aspect: float) -> np.ndarray:
@@ -90,7 +91,7 @@ def test_a_whole_card_its_centre_reads_is_laid_out_on_the_outline_it_is_read_on(
     large = _card((200.0, 80.0), 120.0 * 1.15, aspect)
     item = _Named(large, CornerReading(three, 0.8, 0.1, 0.8, three), large[0] * work.scale)
     # the size check alone off: the card is laid out where its corner and centre read it
-    only = replace(BASE, covered=replace(BASE.covered, resize_steps=()))
+    only = replace(RELAY, covered=replace(RELAY.covered, resize_steps=()))
     (relaid,) = _checked(frame, work, [item], templates, only)
     assert np.abs(relaid.quad - true).max() < 6.0
     off = replace(only, covered=replace(only.covered, centre_relay=False))
