@@ -771,14 +771,14 @@ def _laid_again(quad: FloatArray, work: Work, params: ScannerParams) -> FloatArr
     return np.asarray(stack[best], np.float64) / work.scale
 
 
-def _centre_differs(
+def _centre_read(
     frame: Image, work: Work, item: _Named, templates: Templates, params: ScannerParams
-) -> bool:
-    """Whether the identifier names another card than ``item``'s on the whole card (its centre
-    symbol) laid out again from its read corner (``_laid_again``)."""
+) -> tuple[Card | None, FloatArray]:
+    """The card the identifier names on the whole card (its centre symbol) laid out again from
+    ``item``'s read corner (``_laid_again``), and that outline."""
     quad = _laid_again(item.quad, work, params)
     whole = identify(CardView(frame, _as_quad(quad), params.find), templates, params.identify)
-    return whole.card is not None and whole.card != item.reading.card
+    return whole.card, quad
 
 
 def _resized(frame: Image, item: _Named, templates: Templates, params: ScannerParams) -> _Named | None:
@@ -811,28 +811,33 @@ def _checked(
     frame: Image, work: Work, named: list[_Named], templates: Templates, params: ScannerParams
 ) -> list[_Named]:
     """``named`` without the Octoplus cards whose whole card the identifier names as another card
-    (``CoveredParams.centre_check``), each laid out at the size its index reads best at
-    (``resize_steps``; or dropped, ``resize_rival``, where another card reads better there) unless
-    a reading of its name was made at a corner inside it (read at both index corners: the twin
-    pass makes it the card between them)."""
+    (``CoveredParams.centre_check``), laid out where it names the card's own (``centre_relay``),
+    else each laid out at the size its index reads best at (``resize_steps``; or dropped,
+    ``resize_rival``, where another card reads better there) unless a reading of its name was made
+    at a corner inside it (read at both index corners: the twin pass makes it the card between
+    them)."""
     p = params.covered
     out: list[_Named] = []
-    for item in named:
-        if (
-            p.centre_check
-            and templates.deck is DeckKind.OCTOPLUS
-            and _centre_differs(frame, work, item, templates, params)
-        ):
-            log.debug("covered: %s at a corner, another card whole: dropped", item.reading.card)
-            continue
+    for first in named:
+        item, relaid = first, False
+        if p.centre_check and templates.deck is DeckKind.OCTOPLUS:
+            whole, quad = _centre_read(frame, work, item, templates, params)
+            if whole is not None and whole != item.reading.card:
+                log.debug("covered: %s at a corner, another card whole: dropped", item.reading.card)
+                continue
+            if p.centre_relay and whole == item.reading.card and quad is not item.quad:
+                # the corner and the centre read the one card on the outline laid out again from
+                # the read corner: a whole card, and that is its outline
+                item, relaid = replace(item, quad=quad), True
         # a card read at its other index corner too is the card between the two (``merge_twins``)
         both = any(
-            other is not item
+            other is not first
             and other.reading.card == item.reading.card
             and holds(item.quad, other.corner / work.scale)
             for other in named
         )
-        kept = _resized(frame, item, templates, params) if p.resize_steps and not both else item
+        sized = p.resize_steps and not both and not relaid
+        kept = _resized(frame, item, templates, params) if sized else item
         if kept is not None:
             out.append(kept)
     return out
