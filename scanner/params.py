@@ -159,6 +159,12 @@ class FindParams:
             outside (the least-squares slope of the frame on the laid template there over the
             slope outside; ``find_top_print.index_ink``): the other card's pixels cover it there.
             0 takes the box's corners alone.
+        top_index_blank: ... and, with this, unless the index print shows outside the other
+            outline but the index box holds no print where it lies inside it (a spread under
+            ``top_print_min_spread``): none of the card's print lies inside the other outline
+            there, so the box's place says nothing of which card is over (a pile's card named
+            from the index corner that peeps out beside the card on top, its box's blank end
+            under that card, was put over it).
         top_index_shift: ... the index print laid up to this many work pixels either way, where the
             box's part outside the other card follows it best (an outline is seldom exact).
         top_refit_turn: a card not identified (top cards first) is fitted again to the strongest card-size
@@ -451,6 +457,7 @@ class FindParams:
     top_alignment: float = 0.85
     top_index_share: float = 0.5
     top_index_ink: float = 0.4
+    top_index_blank: bool = True
     top_index_shift: int = 2
     top_small: float = 0.75
     top_print_margin: float = 0.15
@@ -711,6 +718,7 @@ class FindParams:
         _check("find.top_print_shading", self.top_print_shading, 0.0, 10.0)
         _check("find.top_index_share", self.top_index_share, 0.0, 1.0)
         _check("find.top_index_ink", self.top_index_ink, 0.0, 2.0)
+        _check_bool("find.top_index_blank", self.top_index_blank)
         _check_int("find.top_index_shift", self.top_index_shift, 0, 8)
         _check("find.top_refit_turn", self.top_refit_turn, 0.0, 45.0)
         _check("find.top_refit_turn_step", self.top_refit_turn_step, 0.1, 45.0)
