@@ -135,8 +135,11 @@ def test_an_index_box_whose_end_under_the_other_card_is_blank_gives_no_sign() ->
     image = np.asarray(cv2.imread(str(folder / "scene_005.jpg"), cv2.IMREAD_COLOR), np.uint8)
     deck = DeckKind(truth["deck"])
     default = ScannerParams()
-    assert default.find.top_index_blank
-    base = replace(default, covered=replace(default.covered, learned_accept=0.9))
+    base = replace(
+        default,
+        find=replace(default.find, top_index_blank=True),
+        covered=replace(default.covered, learned_accept=0.9),
+    )
 
     def tops(params: ScannerParams) -> dict[str, bool]:
         return {str(d.card): d.top for d in Scanner(deck, params=params).scan(image).detections if d.card}
