@@ -160,8 +160,9 @@ def index_ink(
     there), about 0 where the other card's own pixels cover it.  ``None`` where the print cannot
     tell: the box does not straddle the other card's side (too few pixels either side,
     ``top_min_samples``), the template has no print (a spread of ``top_print_min_spread``) on
-    one side of it, or the part outside does not follow the print (normalised correlation under
-    ``top_print_min_score``)."""
+    the box's part outside, or that part does not follow the print (normalised correlation under
+    ``top_print_min_score``); where the print is seen outside and the template has none inside,
+    0 (none of it shows there) with ``top_index_blank``, else ``None``."""
     box = index_box(quad)
     h, w = work.grey.shape[:2]
     x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - 1, 0)
@@ -191,11 +192,11 @@ def index_ink(
     best = int(np.argmax(fits))
     dx, dy = shifts[best]
     laid = window[ys + m - dy, xs + m - dx]
-    if (
-        fits[best] < p.top_print_min_score
-        or min(laid[outside].std(), laid[inside].std()) < p.top_print_min_spread
-    ):
-        return None  # the print not seen outside, or no print to compare on either side
+    if fits[best] < p.top_print_min_score or laid[outside].std() < p.top_print_min_spread:
+        return None  # the print not seen outside, or no print there to compare
+    if laid[inside].std() < p.top_print_min_spread:
+        # the print seen outside, none where the box lies inside: nothing of it shows there
+        return 0.0 if p.top_index_blank else None
     reference = _slope(seen[outside], laid[outside])
     if reference <= 0.0:
         return None

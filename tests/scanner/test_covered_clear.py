@@ -17,9 +17,11 @@ from scanner.types import Image
 from scorer.cards import DeckKind, parse_card
 from tests.scanner.test_identify_heldout import held_out_scene
 
-# on by default: the default parameters name the faint label, switched off they do not
-OFF = ScannerParams()  # the rule is off by default
+# the rule is off by default; so is here the learned accept step, which names this faint label too
+# (``CoveredParams.learned_accept``, checked below)
+OFF = replace(ScannerParams(), covered=replace(ScannerParams().covered, learned_accept=None))
 BASE = replace(OFF, covered=replace(OFF.covered, octo_clear=True))
+LEARNED = replace(OFF, covered=replace(OFF.covered, learned_accept=0.9))
 
 # held-out scene 4242-41: a fan whose covered P shows one index corner; its label leads the next
 # card by 0.16 but its parts read 0.65, under ``octo_min_part_score`` (0.7)
@@ -63,6 +65,10 @@ def test_the_scan_names_the_covered_card_and_nothing_wrong(scene: tuple[Image, d
         assert not [m for m in mistakes if " read as " in m or "false card" in m]
         assert (f"{CARD} (fan) found, not identified" in " ".join(mistakes)) == (name == "off")
     assert named["on"] == named["off"] + 1
+    # the learned accept step names it too: it takes the read the rule takes
+    tallies, mistakes = score_scene(doc, Scanner(deck, params=LEARNED).scan(image).detections, deck)
+    assert sum(t.identified for t in tallies.values()) == named["on"]
+    assert not [m for m in mistakes if " read as " in m or "false card" in m]
 
 
 def test_octo_clear_params_are_validated() -> None:

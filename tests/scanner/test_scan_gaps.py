@@ -84,8 +84,9 @@ def test_two_cards_next_to_each_other_propose_the_cards_one_step_past_them() -> 
         ("scene_034.jpg", ("AC",), True),
         ("scene_039.jpg", ("-2", "1"), True),
         # three cards lying edge to edge in a fan, the middle one a second P beside the fan's top P
-        # (a faint label leading clearly, ``CoveredParams.octo_clear``, names that P at its own
-        # corner: switched off to show the gap's case)
+        # (a faint label leading clearly, ``CoveredParams.octo_clear``, and the learned accept
+        # step, ``CoveredParams.learned_accept``, name the -2 and that P at their own corners:
+        # both switched off to show the gap's case)
         ("scene_021.jpg", ("-2", "P"), False),
     ],
 )
@@ -98,7 +99,14 @@ def test_fixture_cards_between_named_cards_of_rows_and_fans_are_named(
     truth = next(s for s in doc["scenes"] if s["file"] == scene)
     deck = DeckKind(truth["deck"])
     image = np.asarray(cv2.imread(str(FIXTURES / scene), cv2.IMREAD_COLOR), dtype=np.uint8)
-    base = replace(ScannerParams(), covered=replace(ScannerParams().covered, octo_clear=clear))
+    base = replace(
+        ScannerParams(),
+        covered=replace(
+            ScannerParams().covered,
+            octo_clear=clear,
+            learned_accept=ScannerParams().covered.learned_accept if clear else None,
+        ),
+    )
     present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
     wanted = Counter(parse_card(label, deck) for label in labels)
     named_on = Counter(
@@ -126,3 +134,21 @@ def test_covered_gap_params_are_validated() -> None:
         CoveredParams(gap_rounds=0)
     with pytest.raises(ValueError, match=r"covered\.gap_apart"):
         CoveredParams(gap_apart=-0.1)
+
+
+def test_the_learned_step_names_the_fans_cards_at_their_own_corners() -> None:
+    # fixture scene_021: the -2 and the second P of the fan (the gap case above) are named at their
+    # own corners by the learned accept step, with or without the gap reads, and nothing wrongly
+    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
+    truth = next(s for s in doc["scenes"] if s["file"] == "scene_021.jpg")
+    deck = DeckKind(truth["deck"])
+    image = np.asarray(cv2.imread(str(FIXTURES / "scene_021.jpg"), cv2.IMREAD_COLOR), dtype=np.uint8)
+    present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
+    base = replace(ScannerParams(), covered=replace(ScannerParams().covered, learned_accept=0.9))
+    for covered in (base.covered, replace(base.covered, gap_reads=0)):
+        named = Counter(
+            d.card
+            for d in Scanner(deck, params=replace(base, covered=covered)).scan(image).detections
+            if d.card is not None
+        )
+        assert named == present

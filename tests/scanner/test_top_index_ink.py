@@ -9,7 +9,9 @@ under it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,8 +22,8 @@ from scanner.find_top import index_box, index_over, inside_by
 from scanner.find_top_print import index_ink, index_shown
 from scanner.find_work import make_work
 from scanner.identify_colour import grey
-from scanner.params import FindParams
-from scanner.scan import _retop
+from scanner.params import FindParams, ScannerParams
+from scanner.scan import Scanner, _retop
 from scanner.templates import Templates
 from scanner.types import Detection
 from scorer.cards import DeckKind, parse_card
@@ -114,8 +116,33 @@ def test_an_index_box_wholly_inside_the_other_card_or_outside_it_is_not_looked_a
         ("top_index_shift", -1),
         ("top_index_shift", 9),
         ("top_index_shift", 1.5),
+        ("top_index_blank", 1),
     ],
 )
 def test_index_ink_parameters_are_checked(name: str, value: float) -> None:
     with pytest.raises(ValueError, match=name):
         FindParams(**{name: value})
+
+
+def test_an_index_box_whose_end_under_the_other_card_is_blank_gives_no_sign() -> None:
+    # fixture scene_005: a pile of three, the 2 on top; the 1 under it is named from the corner
+    # beside the 2 (the learned accept step), its index box's blank far end just inside the 2's
+    # outline. Its print shows outside the 2 and it has none inside: no sign that the 1 lies
+    # over the 2 (before, the box's corners alone put it over and made it the pile's top)
+    folder = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
+    doc = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    truth = next(s for s in doc["scenes"] if s["file"] == "scene_005.jpg")
+    image = np.asarray(cv2.imread(str(folder / "scene_005.jpg"), cv2.IMREAD_COLOR), np.uint8)
+    deck = DeckKind(truth["deck"])
+    default = ScannerParams()
+    base = replace(
+        default,
+        find=replace(default.find, top_index_blank=True),
+        covered=replace(default.covered, learned_accept=0.9),
+    )
+
+    def tops(params: ScannerParams) -> dict[str, bool]:
+        return {str(d.card): d.top for d in Scanner(deck, params=params).scan(image).detections if d.card}
+
+    assert tops(base) == {"2": True, "1": False}
+    assert tops(replace(base, find=replace(base.find, top_index_blank=False))) == {"2": False, "1": True}
