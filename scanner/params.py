@@ -916,6 +916,14 @@ class CoveredParams:
         octo_clear_margin: ...the lead over the next card...
         octo_clear_part_score: ...each part's least score...
         octo_clear_except: ...and the labels left to the usual thresholds.
+        octo_blur: an Octoplus corner that the thresholds leave unnamed is read again against
+            templates blurred by this much (canonical card pixels; 0: off) and named when that
+            read ranks the same card first and passes the usual thresholds: a print out of focus
+            or moving reads fainter and wider strokes than the sharp templates, its parts under
+            ``octo_min_part_score`` at its own card.  Size probes never read so...
+        octo_blur_min_score: ...only a corner whose first card scores at least this (sharp)...
+        octo_blur_lead: ...and the blurred read must lead its next card by this much more than
+            ``octo_min_margin``.
         twin_band: a standard corner named so whose twin (the same rank in the other suit of
             its colour) scores within this much of it keeps its name only when a second look at
             the suits (``scanner.identify_look.look``) does not prefer the twin (0: off): a
@@ -1227,6 +1235,9 @@ class CoveredParams:
     octo_clear_margin: float = 0.06
     octo_clear_part_score: float = 0.55
     octo_clear_except: tuple[str, ...] = ("4",)
+    octo_blur: float = 1.5
+    octo_blur_min_score: float = 0.55
+    octo_blur_lead: float = 0.0
     twin_band: float = 0.1
     twin_unscored: bool = True
     black_ink: float = 0.05
@@ -1347,6 +1358,9 @@ class CoveredParams:
         _check("covered.octo_clear_margin", self.octo_clear_margin, 0.0, 2.0)
         _check("covered.octo_clear_part_score", self.octo_clear_part_score, -1.0, 1.0)
         _check_labels("covered.octo_clear_except", self.octo_clear_except)
+        _check("covered.octo_blur", self.octo_blur, 0.0, 10.0)
+        _check("covered.octo_blur_min_score", self.octo_blur_min_score, -1.0, 1.0)
+        _check("covered.octo_blur_lead", self.octo_blur_lead, 0.0, 2.0)
         _check_steps("covered.size_steps", self.size_steps, -0.5, 0.5)
         _check("covered.size_spread", self.size_spread, 0.0, 10.0)
         _check_int("covered.size_probes", self.size_probes, 0, 100)
