@@ -1003,6 +1003,14 @@ class CoveredParams:
             for a found card vetoes nothing when that card is identified elsewhere in the frame:
             the found outline then runs over that card and reads its print (an outline over two
             cards of a pile read as the top card it reaches into), not the card under it.
+        veto_near: in any deck, the identifier's first card for a found card vetoes nothing
+            when a card of that name is identified within this many short sides of it
+            (``scan_covered._apart``; 0: off): the found outline then lies over that card's
+            neighbour in a fan or a row, whose print it reads (an Octoplus fan's covered 5
+            whose outline ranked the +2 over it first, at 0.11).  Off by default: a looser veto
+            named more fan and pile cards before but cost the watcher a play of a recorded
+            round (``veto_score``), and this one is measured on the fixtures and one held-out
+            folder only (docs/studies/incoming-octo.md).
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -1252,6 +1260,7 @@ class CoveredParams:
     veto_lead: float = 0.02
     veto_score: float = 0.0
     veto_named: bool = True
+    veto_near: float = 0.0
     size_votes: int = 2
     size_candidates: int = 10
     size_edges: int = 3
@@ -1368,6 +1377,7 @@ class CoveredParams:
         _check("covered.veto_lead", self.veto_lead, 0.0, 2.0)
         _check("covered.veto_score", self.veto_score, 0.0, 1.0)
         _check_bool("covered.veto_named", self.veto_named)
+        _check("covered.veto_near", self.veto_near, 0.0, 5.0)
         _check_bool("covered.overlap_open", self.overlap_open)
         _check_bool("covered.over_identified", self.over_identified)
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)
