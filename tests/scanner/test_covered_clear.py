@@ -18,7 +18,9 @@ from scorer.cards import DeckKind, parse_card
 from tests.scanner.test_identify_heldout import held_out_scene
 
 # on by default: the default parameters name the faint label, switched off they do not
-OFF = ScannerParams()  # the rule is off by default
+# the rule is off by default; the blurred read of unclear labels (``octo_blur``, on by default)
+# names this P too, so it is left out here to look at ``octo_clear`` alone
+OFF = replace(ScannerParams(), covered=replace(ScannerParams().covered, octo_blur=0.0))
 BASE = replace(OFF, covered=replace(OFF.covered, octo_clear=True))
 
 # held-out scene 4242-41: a fan whose covered P shows one index corner; its label leads the next
@@ -85,5 +87,6 @@ def test_a_faint_label_does_not_choose_the_frames_card_size() -> None:
     # named and laid out over its neighbours (a false card)
     image, doc = held_out_scene(5353, 39)
     deck = DeckKind(doc["deck"])
-    _, mistakes = score_scene(doc, Scanner(deck, params=BASE).scan(image).detections, deck)
-    assert not [m for m in mistakes if " read as " in m or "false card" in m]
+    for params in (BASE, ScannerParams()):  # and with the default blurred read of unclear labels
+        _, mistakes = score_scene(doc, Scanner(deck, params=params).scan(image).detections, deck)
+        assert not [m for m in mistakes if " read as " in m or "false card" in m]
