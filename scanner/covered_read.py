@@ -171,6 +171,8 @@ def read_corner(
             )
         )
     ) or (octo and clear_labels and _clear_label(candidate, score, margin, least, templates.deck, p))
+    if not named and octo and clear_labels:
+        named = _soft_label(image, candidate, score, templates, identify, p)
     hand = named
     if not named:
         # an unclear index: a second look at the parts that tell the close cards apart
@@ -224,6 +226,39 @@ def _clear_label(
         and least >= p.octo_clear_part_score
         and str(card) not in p.octo_clear_except
         and in_deck(card, deck)
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _blurred_params(identify: IdentifyParams, sigma: float) -> IdentifyParams:
+    """``identify`` with its templates blurred by ``sigma`` canonical pixels."""
+    return replace(identify, template_blur=sigma)
+
+
+def _soft_label(
+    image: Image, card: Card, score: float, templates: Templates, identify: IdentifyParams, p: CoveredParams
+) -> bool:
+    """Whether an Octoplus corner label (``image``, the card cut out) that ranked ``card`` first at
+    ``score`` but fails the usual thresholds names it when read again against templates blurred by
+    ``covered.octo_blur`` (a soft print: a card out of focus or moving reads its strokes fainter
+    and wider than the sharp templates): the blurred read ranks the same card first and passes
+    the usual thresholds, its lead over the next card ``octo_blur_lead`` more than
+    ``octo_min_margin``.  Nothing is read again below ``octo_blur_min_score``."""
+    if p.octo_blur <= 0 or score < p.octo_blur_min_score or not in_deck(card, templates.deck):
+        return False
+    soft = read_index(
+        image, templates, _blurred_params(identify, p.octo_blur), corner=True, upright_only=True
+    )
+    order = np.argsort(-soft.scores)
+    best = int(order[0])
+    if soft.order[best] != card:
+        return False
+    runner = float(soft.scores[order[1]]) if len(order) > 1 else 0.0
+    first = float(soft.scores[best])
+    return (
+        first >= p.min_score
+        and first - max(runner, 0.0) >= p.octo_min_margin + p.octo_blur_lead
+        and float(soft.parts[best].min()) >= p.octo_min_part_score
     )
 
 

@@ -244,6 +244,8 @@ def _prepare(templates: Templates, params: IdentifyParams, corner: bool) -> _Pre
     for card, images in templates.faces.items():
         for image in images:
             plain = grey(image)
+            if params.template_blur > 0:
+                plain = np.asarray(cv2.GaussianBlur(plain, (0, 0), params.template_blur), dtype=np.uint8)
             own_size.append(plain[area.y0 : area.y1, area.x0 : area.x1])
             dark = is_black(card, image, area, params)  # once per image: speed is no concern here
             image_cards.append(card)

@@ -108,6 +108,10 @@ class IdentifyParams:
     """Gaussian blur (in resampled pixels) applied to templates and cards before matching."""
     highpass_sigma: float = 2.5
     """Subtract a blur of this sigma (resampled pixels; 0 = off): matches shapes, not blobs or shading."""
+    template_blur: float = 0.0
+    """Gaussian blur (canonical card pixels; 0 = none) of the template images before they are cut
+    and resampled: a read against templates as soft as a blurred print
+    (``CoveredParams.octo_blur``)."""
     min_score: float = 0.6
     """Normalised correlation below which a card is not identified."""
     min_part_score: float = 0.65
@@ -321,6 +325,7 @@ class IdentifyParams:
             "shortlist": (0, 1000),
             "blur_sigma": (0.0, 10.0),
             "highpass_sigma": (0.0, 50.0),
+            "template_blur": (0.0, 10.0),
             "min_score": (-1.0, 1.0),
             "min_part_score": (-1.0, 1.0),
             "min_margin": (0.0, 2.0),

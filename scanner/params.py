@@ -928,6 +928,16 @@ class CoveredParams:
         octo_clear_margin: ...the lead over the next card...
         octo_clear_part_score: ...each part's least score...
         octo_clear_except: ...and the labels left to the usual thresholds.
+        octo_blur: an Octoplus corner that the thresholds leave unnamed is read again against
+            templates blurred by this much (canonical card pixels; 0: off) and named when that
+            read ranks the same card first and passes the usual thresholds: a print out of focus
+            or moving reads fainter and wider strokes than the sharp templates, its parts under
+            ``octo_min_part_score`` at its own card.  Size probes never read so.  Off by default
+            until the tests whose guarded cases it changes are looked at (at 1.5: held-out +13,
+            fresh +20 cards identified, no wrong name added; docs/studies/incoming-octo.md)...
+        octo_blur_min_score: ...only a corner whose first card scores at least this (sharp)...
+        octo_blur_lead: ...and the blurred read must lead its next card by this much more than
+            ``octo_min_margin``.
         twin_band: a standard corner named so whose twin (the same rank in the other suit of
             its colour) scores within this much of it keeps its name only when a second look at
             the suits (``scanner.identify_look.look``) does not prefer the twin (0: off): a
@@ -1014,6 +1024,14 @@ class CoveredParams:
             for a found card vetoes nothing when that card is identified elsewhere in the frame:
             the found outline then runs over that card and reads its print (an outline over two
             cards of a pile read as the top card it reaches into), not the card under it.
+        veto_near: in any deck, the identifier's first card for a found card vetoes nothing
+            when a card of that name is identified within this many short sides of it
+            (``scan_covered._apart``; 0: off): the found outline then lies over that card's
+            neighbour in a fan or a row, whose print it reads (an Octoplus fan's covered 5
+            whose outline ranked the +2 over it first, at 0.11).  Off by default: a looser veto
+            named more fan and pile cards before but cost the watcher a play of a recorded
+            round (``veto_score``), and this one is measured on the fixtures and one held-out
+            folder only (docs/studies/incoming-octo.md).
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -1251,6 +1269,9 @@ class CoveredParams:
     octo_clear_margin: float = 0.06
     octo_clear_part_score: float = 0.55
     octo_clear_except: tuple[str, ...] = ("4",)
+    octo_blur: float = 0.0
+    octo_blur_min_score: float = 0.55
+    octo_blur_lead: float = 0.0
     twin_band: float = 0.1
     twin_unscored: bool = True
     black_ink: float = 0.05
@@ -1265,6 +1286,7 @@ class CoveredParams:
     veto_lead: float = 0.02
     veto_score: float = 0.0
     veto_named: bool = True
+    veto_near: float = 0.0
     size_votes: int = 2
     size_candidates: int = 10
     size_edges: int = 3
@@ -1373,6 +1395,9 @@ class CoveredParams:
         _check("covered.octo_clear_margin", self.octo_clear_margin, 0.0, 2.0)
         _check("covered.octo_clear_part_score", self.octo_clear_part_score, -1.0, 1.0)
         _check_labels("covered.octo_clear_except", self.octo_clear_except)
+        _check("covered.octo_blur", self.octo_blur, 0.0, 10.0)
+        _check("covered.octo_blur_min_score", self.octo_blur_min_score, -1.0, 1.0)
+        _check("covered.octo_blur_lead", self.octo_blur_lead, 0.0, 2.0)
         _check_steps("covered.size_steps", self.size_steps, -0.5, 0.5)
         _check("covered.size_spread", self.size_spread, 0.0, 10.0)
         _check_int("covered.size_probes", self.size_probes, 0, 100)
@@ -1380,6 +1405,7 @@ class CoveredParams:
         _check("covered.veto_lead", self.veto_lead, 0.0, 2.0)
         _check("covered.veto_score", self.veto_score, 0.0, 1.0)
         _check_bool("covered.veto_named", self.veto_named)
+        _check("covered.veto_near", self.veto_near, 0.0, 5.0)
         _check_bool("covered.overlap_open", self.overlap_open)
         _check_bool("covered.over_identified", self.over_identified)
         _check_int("covered.size_candidates", self.size_candidates, 1, 32)

@@ -737,6 +737,7 @@ def read_covered(
         if any(
             _vetoes(ranked.get(id(out[k])), out[k], item.reading, apart[k], templates.deck, p)
             and ranked.get(id(out[k])) not in elsewhere
+            and ranked.get(id(out[k])) not in _named_near(out, k, p.veto_near)
             for k in there
         ):
             continue  # the identifier ranked another card first on (nearly) this outline
@@ -963,6 +964,18 @@ def _gap_round(
             scene.named.append(fitted / work.scale)
         own.append(_Identified(fitted, _part(_index_points(fitted), labels)))
     return out, reads
+
+
+def _named_near(out: list[Detection], k: int, reach: float) -> set[Card]:
+    """The cards identified among ``out`` within ``reach`` short sides (``_apart``) of ``out[k]``:
+    a found outline ranking one of them first reads the print of a neighbour lying over it
+    (``CoveredParams.veto_near``)."""
+    if reach <= 0:
+        return set()
+    quad = np.asarray(out[k].corners, np.float64)
+    return {
+        d.card for d in out if d.card is not None and _apart(np.asarray(d.corners, np.float64), quad) <= reach
+    }
 
 
 def _vetoes(

@@ -193,15 +193,16 @@ def test_a_held_out_card_once_read_twice_is_named_once(seed: int, index: int) ->
     ("seed", "index", "before"),
     [
         # a hand's top P read at both index corners, laid out 16% too large from each (a faint
-        # label leading clearly, ``CoveredParams.octo_clear``, switched off too: with it the
-        # hand's corners read otherwise and the case no longer shows)
+        # label leading clearly, ``CoveredParams.octo_clear``, and the blurred read of unclear
+        # labels, ``octo_blur``, switched off too: with them the hand's corners read otherwise and
+        # the case no longer shows)
         (
             8080,
             25,
             replace(
                 BASE,
                 find=replace(BASE.find, twin_inside_joined=1.0),
-                covered=replace(BASE.covered, octo_clear=False),
+                covered=replace(BASE.covered, octo_clear=False, octo_blur=0.0),
             ),
         ),
     ],
