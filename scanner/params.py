@@ -932,9 +932,11 @@ class CoveredParams:
             templates blurred by this much (canonical card pixels; 0: off) and named when that
             read ranks the same card first and passes the usual thresholds: a print out of focus
             or moving reads fainter and wider strokes than the sharp templates, its parts under
-            ``octo_min_part_score`` at its own card.  Size probes never read so.  Off by default
-            until the tests whose guarded cases it changes are looked at (at 1.5: held-out +13,
-            fresh +20 cards identified, no wrong name added; docs/studies/incoming-octo.md)...
+            ``octo_min_part_score`` at its own card.  Size probes never read so.  At 1.5 (the
+            default) the fixtures are unchanged, the held-out folders name 13 cards more, the
+            fresh 20 and six unseen folders 26, no wrong name added
+            (docs/studies/scanner-accuracy.md); on held-out 5656-27 it names a fan's under card
+            at its corner, which then takes the top from the card over it...
         octo_blur_min_score: ...only a corner whose first card scores at least this (sharp)...
         octo_blur_lead: ...and the blurred read must lead its next card by this much more than
             ``octo_min_margin``.
@@ -1031,7 +1033,7 @@ class CoveredParams:
             whose outline ranked the +2 over it first, at 0.11).  Off by default: a looser veto
             named more fan and pile cards before but cost the watcher a play of a recorded
             round (``veto_score``), and this one is measured on the fixtures and one held-out
-            folder only (docs/studies/incoming-octo.md).
+            folder only (docs/studies/scanner-accuracy.md).
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -1269,7 +1271,7 @@ class CoveredParams:
     octo_clear_margin: float = 0.06
     octo_clear_part_score: float = 0.55
     octo_clear_except: tuple[str, ...] = ("4",)
-    octo_blur: float = 0.0
+    octo_blur: float = 1.5
     octo_blur_min_score: float = 0.55
     octo_blur_lead: float = 0.0
     twin_band: float = 0.1

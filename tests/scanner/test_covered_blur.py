@@ -18,8 +18,8 @@ from scanner.scan import Scanner
 from scanner.templates import Templates
 from scorer.cards import DeckKind, parse_card
 
-OFF = ScannerParams()  # off by default
-ON = replace(OFF, covered=replace(OFF.covered, octo_blur=1.5))
+ON = ScannerParams()  # on by default, at 1.5
+OFF = replace(ON, covered=replace(ON.covered, octo_blur=0.0))
 WHOLE = np.array([[0, 0], [200, 0], [200, 280], [0, 280]], np.float64)
 SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
 

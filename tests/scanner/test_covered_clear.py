@@ -20,9 +20,7 @@ from tests.scanner.test_identify_heldout import held_out_scene
 # the rule is off by default; the learned accept step (``CoveredParams.learned_accept``, checked
 # below) and the blurred read of unclear labels (``CoveredParams.octo_blur``) name this faint label
 # too, so both are left out here to look at ``octo_clear`` alone
-OFF = replace(
-    ScannerParams(), covered=replace(ScannerParams().covered, learned_accept=None, octo_blur=0.0)
-)
+OFF = replace(ScannerParams(), covered=replace(ScannerParams().covered, learned_accept=None, octo_blur=0.0))
 BASE = replace(OFF, covered=replace(OFF.covered, octo_clear=True))
 LEARNED = replace(OFF, covered=replace(OFF.covered, learned_accept=0.9))
 

@@ -85,8 +85,9 @@ def test_two_cards_next_to_each_other_propose_the_cards_one_step_past_them() -> 
         ("scene_039.jpg", ("-2", "1"), True),
         # three cards lying edge to edge in a fan, the middle one a second P beside the fan's top P
         # (a faint label leading clearly, ``CoveredParams.octo_clear``, and the learned accept
-        # step, ``CoveredParams.learned_accept``, name the -2 and that P at their own corners:
-        # both switched off to show the gap's case)
+        # step, ``CoveredParams.learned_accept``, and the blurred read of soft labels,
+        # ``CoveredParams.octo_blur``, name the -2 and that P at their own corners: all switched
+        # off to show the gap's case)
         ("scene_021.jpg", ("-2", "P"), False),
     ],
 )
@@ -105,6 +106,7 @@ def test_fixture_cards_between_named_cards_of_rows_and_fans_are_named(
             ScannerParams().covered,
             octo_clear=clear,
             learned_accept=ScannerParams().covered.learned_accept if clear else None,
+            octo_blur=ScannerParams().covered.octo_blur if clear else 0.0,
         ),
     )
     present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
