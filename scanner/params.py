@@ -934,7 +934,7 @@ class CoveredParams:
             or moving reads fainter and wider strokes than the sharp templates, its parts under
             ``octo_min_part_score`` at its own card.  Size probes never read so.  At 1.5 (the
             default) the fixtures are unchanged, the held-out folders name 13 cards more, the
-            fresh 20 and six unseen folders 26, no wrong name added
+            fresh 20 and six unseen folders 29, no wrong name added
             (docs/studies/scanner-accuracy.md); on held-out 5656-27 it names a fan's under card
             at its corner, which then takes the top from the card over it...
         octo_blur_min_score: ...only a corner whose first card scores at least this (sharp)...
