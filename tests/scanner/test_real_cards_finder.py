@@ -13,10 +13,13 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from benchmarks.real_cards import params_for, read_rows, real_cards_folder, split
 from scanner.find import FoundCard, find_cards
+from scanner.params import FindParams
+from scanner.types import Image
 
 pytestmark = pytest.mark.slow
 
@@ -63,13 +66,23 @@ def test_a_card_crossed_by_a_shadow_band_is_found_by_the_fainter_flattened_look(
     # part cuts its faint outline, and on the flattened frame its top side shows only weakly
     image = _test_half_phone_photo("6H")
     params = params_for("single_phone_table").find
-    assert not find_cards(image, replace(params, flat_faint_factor=1.0))
+    corners = _found_alone(image, params, replace(params, flat_faint_factor=1.0))
+    # a whole card of the photo's cards' size: a fifth to a half of the frame
+    share = _share(corners, image)
+    assert 0.2 <= share <= 0.5, share
+
+
+def _found_alone(image: Image, params: FindParams, without: FindParams) -> npt.NDArray[np.float64]:
+    """The corners of the one card ``params`` find in ``image``, where ``without`` finds none."""
+    assert not find_cards(image, without)
     found = find_cards(image, params)
     assert len(found) == 1
-    corners = np.asarray(found[0].corners, dtype=np.float32)
-    # a whole card of the photo's cards' size: a fifth to a half of the frame
-    share = float(cv2.contourArea(corners)) / (image.shape[0] * image.shape[1])
-    assert 0.2 <= share <= 0.5, share
+    return np.asarray(found[0].corners, dtype=np.float64)
+
+
+def _share(corners: npt.NDArray[np.float64], image: Image) -> float:
+    """The share of ``image`` that the quad ``corners`` covers."""
+    return float(cv2.contourArea(corners.astype(np.float32))) / (image.shape[0] * image.shape[1])
 
 
 def test_a_card_whose_outline_a_shadow_cuts_into_scraps_is_bounded_by_lines_in_the_flattened_frame() -> None:
@@ -98,15 +111,12 @@ def test_a_card_whose_corner_the_frame_just_cuts_off_is_bounded_by_lines() -> No
     # a little below the frame, so its four sides bound it only with corners allowed outside
     image = _test_half_phone_photo("5H")
     params = params_for("single_phone_table").find
-    assert not find_cards(image, replace(params, line_outside=0.0))
-    found = find_cards(image, params)
-    assert len(found) == 1
-    corners = np.asarray(found[0].corners, dtype=np.float64)
+    corners = _found_alone(image, params, replace(params, line_outside=0.0))
     h, w = image.shape[:2]
     # a corner beyond the frame, by no more than the allowance
     beyond = np.maximum(np.maximum(-corners, corners - np.array([w, h])), 0.0).max()
     assert 0.0 < beyond <= params.line_outside * min(w, h) + 2.0, corners
-    share = float(cv2.contourArea(corners.astype(np.float32))) / (w * h)
+    share = _share(corners, image)
     assert 0.2 <= share <= 0.6, share
 
 
