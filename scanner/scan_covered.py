@@ -826,7 +826,7 @@ def _checked(
             if whole is not None and whole != item.reading.card:
                 log.debug("covered: %s at a corner, another card whole: dropped", item.reading.card)
                 continue
-            if p.centre_relay and whole == item.reading.card and quad is not item.quad:
+            if p.centre_relay and whole == item.reading.card:
                 # the corner and the centre read the one card on the outline laid out again from
                 # the read corner: a whole card, and that is its outline
                 item, relaid = replace(item, quad=quad), True
