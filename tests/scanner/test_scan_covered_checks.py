@@ -62,13 +62,18 @@ def _frame(card: Card, quad: np.ndarray) -> Image:
     return np.asarray(cv2.GaussianBlur(drawn, (3, 3), 0.8), np.uint8)
 
 
-def test_a_card_laid_out_too_large_is_laid_out_where_its_index_reads_best() -> None:
-    templates = Templates.builtin(DeckKind.OCTOPLUS)
-    four = parse_card("4", DeckKind.OCTOPLUS)
+def _drawn_too_large(label: str, grow: float) -> tuple[Templates, Card, np.ndarray, Image, np.ndarray]:
+    """The Octoplus templates, the card ``label``, its true outline (short side 120 px), a frame
+    with it drawn there, and the outline laid out ``grow`` times too large about its first corner."""
+    card = parse_card(label, DeckKind.OCTOPLUS)
     aspect = BASE.find.card_aspect
     true = _card((200.0, 80.0), 120.0, aspect)
-    frame = _frame(four, true)
-    large = _card((200.0, 80.0), 120.0 * 1.18, aspect)
+    large = _card((200.0, 80.0), 120.0 * grow, aspect)
+    return Templates.builtin(DeckKind.OCTOPLUS), card, true, _frame(card, true), large
+
+
+def test_a_card_laid_out_too_large_is_laid_out_where_its_index_reads_best() -> None:
+    templates, four, true, frame, large = _drawn_too_large("4", 1.18)
     reading = CornerReading(four, 0.6, 0.1, 0.6, four)
     item = _Named(large, reading, large[0])
     steps = replace(BASE, covered=replace(BASE.covered, resize_steps=(0.86, 0.9)))
@@ -82,13 +87,8 @@ def test_a_card_laid_out_too_large_is_laid_out_where_its_index_reads_best() -> N
 
 
 def test_a_whole_card_its_centre_reads_is_laid_out_on_the_outline_it_is_read_on() -> None:
-    templates = Templates.builtin(DeckKind.OCTOPLUS)
-    three = parse_card("3", DeckKind.OCTOPLUS)
-    aspect = BASE.find.card_aspect
-    true = _card((200.0, 80.0), 120.0, aspect)
-    frame = _frame(three, true)
+    templates, three, true, frame, large = _drawn_too_large("3", 1.15)
     work = make_work(frame, BASE.find)
-    large = _card((200.0, 80.0), 120.0 * 1.15, aspect)
     item = _Named(large, CornerReading(three, 0.8, 0.1, 0.8, three), large[0] * work.scale)
     # the size check alone off: the card is laid out where its corner and centre read it
     only = replace(RELAY, covered=replace(RELAY.covered, resize_steps=()))
