@@ -347,7 +347,8 @@ def open_source(
     given pacing; any other existing file is a video file.  ``auto`` picks the
     Pi camera if there is one, else OpenCV device 0 if it delivers a frame, else
     the demo replay folder (``demo_dir``, by default :data:`DEFAULT_DEMO_DIR`)
-    in real time, once (played again it would show the same cards twice).
+    at the given pacing (real time by default), once (played again it would show the
+    same cards twice).
 
     Raises:
         SourceSpecError: the specification names nothing usable.
@@ -362,7 +363,7 @@ def open_source(
             return open_source("opencv:0")
         folder = demo_dir or DEFAULT_DEMO_DIR
         log.info("source auto: no camera found; the demo folder %s stands in", folder)
-        return ReplaySource(folder, realtime=True)
+        return ReplaySource(folder, realtime=realtime)
     if text == "picamera":
         return ResilientSource(lambda: PicameraSource(picamera), name="picamera")
     if text.startswith("opencv:"):

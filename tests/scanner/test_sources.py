@@ -457,6 +457,9 @@ def test_auto_falls_back_to_the_demo_folder_without_cameras(
     assert source.folder == tmp_path
     assert source.realtime
     assert not source.loop
+    # the pacing asked for holds for the demo too (a test plays it as fast as it is read)
+    fast = open_source("auto", demo_dir=tmp_path, realtime=False)
+    assert isinstance(fast, ReplaySource) and not fast.realtime
 
 
 def test_auto_prefers_the_pi_camera(monkeypatch: pytest.MonkeyPatch) -> None:
