@@ -17,7 +17,7 @@ import pytest
 
 from benchmarks.real_cards import read_rows, real_cards_folder, run, split
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("real_cards")]
 
 
 @pytest.fixture(scope="module")
