@@ -218,11 +218,17 @@ def learning_by_kind(folder: Path, report: LearnReport) -> dict[str, dict[str, i
 
 
 def evaluate(
-    folder: Path, templates: Templates, composed: frozenset[Card] = frozenset()
+    folder: Path,
+    templates: Templates,
+    composed: frozenset[Card] = frozenset(),
+    singles: bool = True,
 ) -> dict[str, dict[str, float | int | list[str]]]:
     """Scan the test set with ``templates``; figures per kind (``composed``: the cards whose
-    template was composed from learned parts, counted apart from the learned ones)."""
+    template was composed from learned parts, counted apart from the learned ones; without
+    ``singles``, the multi-card scenes alone)."""
     _, test_rows = split(read_rows(folder))
+    if not singles:
+        test_rows = [row for row in test_rows if row.kind not in SINGLE_KINDS]
     scanners = {
         kind: Scanner(DeckKind.OKTRIS, templates=templates, params=params_for(kind)) for kind in SINGLE_KINDS
     }
@@ -471,8 +477,7 @@ def run(folder: Path) -> dict[str, object]:
             **evaluate(folder, templates, frozenset(report.composed)),
             **{
                 f"{kind} (built-in templates)": f
-                for kind, f in evaluate(folder, builtin).items()
-                if kind not in SINGLE_KINDS
+                for kind, f in evaluate(folder, builtin, singles=False).items()
             },
         },
         "scene_candidates": {
