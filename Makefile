@@ -26,7 +26,7 @@ typecheck: $(STAMP)
 
 # pytest exits 5 when no test ran; that must fail the build, and it does.
 pytest: $(STAMP)
-	$(BIN)/pytest -n 2 --dist loadgroup -q
+	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder -q
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

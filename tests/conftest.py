@@ -1,10 +1,13 @@
 """Suite-wide collection order: the long tests first.
 
-``make test`` runs the suite on two workers (pytest-xdist, ``--dist loadgroup``); a long
-test handed out last keeps one worker busy after the other has finished.  So the tests that
-share one long module-scoped fixture (they carry one ``xdist_group``, so that fixture is made
-once, on one worker) come first, then the tests marked ``slow``, then the rest, each part in
-its usual order.
+``make test`` runs the suite on two workers, a test file at a time (pytest-xdist,
+``--dist loadfile --no-loadscope-reorder``: a file's module-scoped fixtures are made once,
+on one worker).  A long file handed out last keeps one worker busy after the other has
+finished, so the files are handed out in this order: the file marked
+``slow(longest=True)`` first, then the files holding tests marked ``slow``, then the rest,
+each part in its usual order.  (``--dist loadgroup`` would keep a group of tests on one
+worker, but pytest-xdist 3.8 no longer groups them under pytest 9.2: pytest-xdist issue
+1386.)
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import pytest
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def rank(item: pytest.Item) -> tuple[bool, bool]:
-        return item.get_closest_marker("xdist_group") is None, item.get_closest_marker("slow") is None
+        slow = item.get_closest_marker("slow")
+        return slow is None or not slow.kwargs.get("longest", False), slow is None
 
     items.sort(key=rank)  # a stable sort

@@ -17,7 +17,7 @@ import pytest
 
 from benchmarks.real_cards import read_rows, real_cards_folder, run, split
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("real_cards")]
+pytestmark = pytest.mark.slow(longest=True)  # the longest file of the suite: handed out first
 
 
 @pytest.fixture(scope="module")
