@@ -763,7 +763,7 @@ def test_a_fan_whose_size_lies_between_two_candidates_is_named_at_a_size_between
     # its own size
     image, truth = _fan(seed, ("3H", "8C", "5D", "AS", "7H"))
     base = ScannerParams()
-    base = replace(base, covered=replace(base.covered, ladder_reads=96))  # off by default
+    base = replace(base, covered=replace(base.covered, ladder_reads=96))  # the default, made plain
     work = make_work(image, base.find)
     cards = scan_covered._filled(work)
     proposals = corner_proposals(work, base.find, base.covered, cards)
