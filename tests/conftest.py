@@ -3,7 +3,7 @@
 ``make test`` runs the suite on two workers, a test file at a time (pytest-xdist,
 ``--dist loadfile --no-loadscope-reorder``: a file's module-scoped fixtures are made once,
 on one worker).  A long file handed out last keeps one worker busy after the other has
-finished, so the files are handed out in this order: the file marked
+finished, so the files are handed out in this order: the files marked
 ``slow(longest=True)`` first, then the files holding tests marked ``slow``, then the rest,
 each part in its usual order.  (``--dist loadgroup`` would keep a group of tests on one
 worker, but pytest-xdist 3.8 no longer groups them under pytest 9.2: pytest-xdist issue
