@@ -217,13 +217,16 @@ class FindParams:
             all sizes is seldom the top card's there, but a card's print reads only on outlines
             near its own, and look-alikes read at a single size (0 never) ...
         top_refit_read_under: ... and so too, with this, a card not marked top that names nothing
-            (of a dim pile the outlines near the top card may all be marked under another) ...
+            (of a dim pile the outlines near the top card may all be marked under another; off:
+            on rendered folders it named more cards but made a false card of a hand's card read
+            twice) ...
         top_refit_read_sizes: ... where the card size is not known, sizes over this range of
             fractions of its own outline's short side (the outline found is often the card's
             print frame, 10-30% small) ...
         top_refit_read_step: ... in steps of this fraction ...
         top_refit_read_grow: ... within its outline grown by this fraction of its short side;
-            an outline within ``top_refit_same`` of a named card's is not read.
+            a read naming the card of an outline within ``top_refit_same`` of it is that card
+            read again, and not counted.
         top_face_fit: a named card marked top that overlaps another outline has its template
             face aligned to the frame from its outline (``scanner.scan_face_fit``: an affine map,
             ``cv2.findTransformECC``, both less their shading) ...
@@ -518,7 +521,7 @@ class FindParams:
     skin_min_blob: float = 2e-4
     top_uncovered_share: float = 0.15
     top_uncovered_max: int = 2
-    top_refit_read_agree: int = 0
+    top_refit_read_agree: int = 2
     top_refit_read_under: bool = False
     top_refit_read_sizes: tuple[float, float] = (0.72, 1.46)
     top_refit_read_step: float = 0.04
@@ -534,7 +537,7 @@ class FindParams:
     top_refit_named_below: float = 0.9
     top_refit_named_gain: float = 0.0
     top_refit_named_rename: float = 0.15
-    top_refit_named_by_read: bool = False
+    top_refit_named_by_read: bool = True
     refine_radius: int = 4
     refine_min_points: float = 0.5
     refine_min_step: float = 12.0
@@ -612,7 +615,7 @@ class FindParams:
     relay_turn_step: float = 1.0
     relay_far_turn: float = 16.0
     relay_far_gain: float = 0.08
-    relay_read: bool = False
+    relay_read: bool = True
     quick_long_side: int = 427
 
     def __post_init__(self) -> None:

@@ -390,11 +390,10 @@ class Scanner:
         on the best outline of each card size near its own (``scanner.find_top.refits_by_size``)
         that moved at least ``top_refit_moved`` (a read naming the card of an outline within
         ``top_refit_same`` of it is that card read again, and dropped): the best read of the
-        card that at least
-        ``top_refit_read_agree`` of them name, when no other card is named so often; ``None``
-        otherwise (or with ``top_refit_read_agree`` 0).  A card's print reads only on outlines
-        near its own, over a few sizes in a row; a look-alike read off its place seldom at more
-        than one."""
+        card that at least ``top_refit_read_agree`` of them name, when no other card is named so
+        often; ``None`` otherwise (or with ``top_refit_read_agree`` 0).  A card's print reads
+        only on outlines near its own, over a few sizes in a row; a look-alike read off its
+        place seldom at more than one."""
         p = self.params.find
         if p.top_refit_read_agree <= 0:
             return None
