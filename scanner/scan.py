@@ -346,6 +346,8 @@ class Scanner:
                 same = [j for j, q in fitted.items() if outline_distance(rect, q) < near]
                 if any(out[j].confidence >= again.confidence for j in same):
                     continue
+                if same and chosen and not detections[k].top:
+                    continue  # a card under another read size by size does not displace a reading
                 for j in same:
                     whole.discard(id(out[j]))
                     if by_read is not None:

@@ -66,6 +66,7 @@ def test_the_outlines_by_size_run_smallest_first_over_the_range_asked() -> None:
         ("top_refit_read_sizes", (1.2, 0.9)),
         ("top_refit_read_step", 0.0),
         ("top_refit_read_grow", -0.1),
+        ("top_refit_read_under", 1),
         ("top_refit_named_by_read", 1),
         ("relay_read", "yes"),
     ],
@@ -99,3 +100,19 @@ def test_a_named_top_card_laid_out_again_along_the_card_under_it_keeps_its_outli
         "8642-27: top card of the fan wrong",
     ]
     assert _pile_mistakes(8642, 27, on) == []
+
+
+def test_a_dim_piles_top_card_among_outlines_marked_under_is_read_size_by_size_too() -> None:
+    # 5151/19: every unnamed outline near the pile's 3 is marked under another, so only the read
+    # of the cards not marked top names it
+    off = replace(BASE, find=replace(BASE.find, top_refit_read_under=False))
+    on = replace(BASE, find=replace(BASE.find, top_refit_read_under=True))
+    assert _pile_mistakes(5151, 19, off) == ["5151-19: top card of the pile wrong"]
+    assert _pile_mistakes(5151, 19, on) == []
+
+
+def test_a_card_under_another_read_size_by_size_does_not_displace_a_card_named_there() -> None:
+    # 8642/38: a hand's unnamed outline, read size by size, names the AC 0.04 off; the AC read
+    # already 0.02 off by an earlier refit keeps its name (no false AC, no AC left unnamed)
+    on = replace(BASE, find=replace(BASE.find, top_refit_read_under=True))
+    assert _pile_mistakes(8642, 38, on) == []
