@@ -406,6 +406,30 @@ def refit_under_hand(quad: FloatArray, work: Work, p: FindParams) -> FloatArray 
     return None if best is None else best[1]
 
 
+def refits_by_size(quad: FloatArray, work: Work, p: FindParams, short: float | None) -> list[FloatArray]:
+    """Per card size, the outline whose four sides show best as edges within ``quad`` grown by
+    ``top_refit_read_grow`` of its short side, turned at most ``top_refit_turn`` degrees from it
+    (work pixels, smallest first): about ``short`` (``top_refit_size_band``) when the card size
+    is known, else over ``top_refit_read_sizes`` of ``quad``'s own short side in steps of
+    ``top_refit_read_step``.  The best-shown outline of a dim pile is seldom its top card's:
+    the print frames and the cards peeking out under it hold as many edges, and smaller
+    card-shaped ones score higher, so the sizes are handed over to be read one by one
+    (``Scanner._refit_read``)."""
+    own_short, _ = side_lengths(quad)
+    if own_short < 4:
+        return []
+    if short is None:
+        low, high = p.top_refit_read_sizes
+        widths = np.arange(low, high + 1e-9, p.top_refit_read_step) * own_short
+    else:
+        widths = _widths(own_short, short, p)
+    grown = _grown(quad, p.top_refit_read_grow * own_short)
+    fits = _fits_by_size(grown, [side_angle(quad[0], quad[1])], widths, work, p)
+    if fits is None:
+        return []
+    return [rect for _, (_, rect) in sorted(fits[1].items())]
+
+
 def refit_in_pile(
     quad: FloatArray, pile: list[FloatArray], work: Work, p: FindParams, short: float | None
 ) -> FloatArray | None:
@@ -540,6 +564,33 @@ def _fit_within(
     ``off_hand``, the share of its length off a hand or arm (``_hand_pixels``), whose pixels
     are unknown: a side under the hand neither shows nor fails to show, the hand's own outline
     is no side."""
+    fits = _fits_by_size(region, directions, widths, work, p, off_hand)
+    if fits is None:
+        return None
+    best, by_size = fits
+    if best is None or near_best is None:
+        return best
+    # a card's print holds smaller card-shaped outlines: of the sizes that show
+    # nearly as well as the best and holding it, the largest
+    held = [
+        k
+        for k, (shown, rect) in by_size.items()
+        if shown >= near_best * best[0] and inside_by(best[1], rect, -p.top_inset).all()
+    ]
+    return by_size[max(held)] if held else best
+
+
+def _fits_by_size(
+    region: FloatArray,
+    directions: list[float],
+    widths: FloatArray,
+    work: Work,
+    p: FindParams,
+    off_hand: bool = False,
+) -> tuple[tuple[float, FloatArray] | None, dict[int, tuple[float, FloatArray]]] | None:
+    """``_fit_within``'s search: the best rectangle over all ``widths``, and the best of each
+    (by its index into ``widths``: the share of its outline shown and its corners); ``None``
+    when ``region`` is too small to hold any."""
     h, w = work.grey.shape[:2]
     x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
     x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, (w, h))
@@ -581,16 +632,7 @@ def _fit_within(
                 by_size[size] = (shown, rect)
                 if best is None or shown > best[0]:
                     best = (shown, rect)
-    if best is None or near_best is None:
-        return best
-    # a card's print holds smaller card-shaped outlines: of the sizes that show
-    # nearly as well as the best and holding it, the largest
-    held = [
-        k
-        for k, (shown, rect) in by_size.items()
-        if shown >= near_best * best[0] and inside_by(best[1], rect, -p.top_inset).all()
-    ]
-    return by_size[max(held)] if held else best
+    return best, by_size
 
 
 def outline_distance(a: FloatArray, b: FloatArray) -> float:

@@ -32,6 +32,7 @@ from scanner.find_top import (
     refit_in_pile,
     refit_outline,
     refit_under_hand,
+    refits_by_size,
     side_visibility,
     top_flags,
 )
@@ -230,13 +231,16 @@ class Scanner:
             candidates = [candidate for _, candidate in read]
             covered = read_covered(frame, work, detections, self.templates, self.params, candidates)
             whole = {id(d) for d in detections}
-            covered = self._refit_unnamed(frame, work, covered, whole)
+            by_read: set[int] = set()
+            covered = self._refit_unnamed(frame, work, covered, whole, by_read)
             covered = self._refit_named_tops(frame, work, covered, whole)
             covered = self._fit_uncovered(frame, work, covered, whole)
             covered, twins = merge_twins(covered, self.params.find)
             covered, heirs = drop_outlines(covered, whole, self.params.find)
             whole |= twins | heirs
-            relaid = relay_named(covered, work, self.params.find, whole)
+            # an outline chosen by its read is the card's: its sides are not laid out again
+            relaid = relay_named(covered, work, self.params.find, whole - by_read)
+            relaid = self._relay_read(frame, work, covered, relaid)
             whole |= {id(new) for old, new in zip(covered, relaid, strict=True) if id(old) in whole}
             aligned = fit_faces(relaid, work, self.templates, self.params.find)
             whole |= {id(new) for old, new in zip(relaid, aligned, strict=True) if id(old) in whole}
@@ -291,7 +295,12 @@ class Scanner:
         return ScanResult(detections=(), ms=(time.perf_counter() - start) * 1000.0, error=message)
 
     def _refit_unnamed(
-        self, frame: Image, work: Work, detections: list[Detection], whole: set[int]
+        self,
+        frame: Image,
+        work: Work,
+        detections: list[Detection],
+        whole: set[int],
+        by_read: set[int] | None = None,
     ) -> list[Detection]:
         """``detections`` with each card not identified (at most ``top_refit_max``, top cards
         first: a top card's outline often takes in the cards peeking out under it) read again
@@ -302,7 +311,8 @@ class Scanner:
         (``_refit_piles``).  With ``top_refit_fresh`` an outline so fitted that lies within
         ``top_refit_same`` of one fitted for another card is that card again: the better read of
         the two is kept.
-        The ``id`` of each card so named joins ``whole``.
+        The ``id`` of each card so named joins ``whole``, and given ``by_read``, that set too when
+        its outline was chosen by its read (``_refit_read``).
 
         The card size is calibration's, else the median short side of the cards named, else
         unknown (a range of sizes is tried).
@@ -323,6 +333,10 @@ class Scanner:
                 again = self._refit_one(frame, work, quads, k, short, around=True)
             if again is None and detections[k].top:
                 again = self._refit_hand(frame, work, quads, k)
+            chosen = False
+            if again is None and (detections[k].top or p.top_refit_read_under):
+                again = self._refit_read(frame, work, quads, detections, k, short)
+                chosen = again is not None
             if again is None:
                 continue
             rect = np.asarray(again.corners, np.float64) * work.scale
@@ -332,13 +346,19 @@ class Scanner:
                 same = [j for j, q in fitted.items() if outline_distance(rect, q) < near]
                 if any(out[j].confidence >= again.confidence for j in same):
                     continue
+                if same and chosen and not detections[k].top:
+                    continue  # a card under another read size by size does not displace a reading
                 for j in same:
                     whole.discard(id(out[j]))
+                    if by_read is not None:
+                        by_read.discard(id(out[j]))
                     out[j] = detections[j]
                     del fitted[j]
             fitted[k] = rect
             out[k] = again
             whole.add(id(again))
+            if chosen and by_read is not None:
+                by_read.add(id(again))
         if p.top_refit_pile:
             self._refit_piles(frame, work, quads, out, targets, short, whole)
         return out
@@ -358,6 +378,41 @@ class Scanner:
         if rect is None or not self._placed(rect, quads, k, range(len(quads)), math.inf):
             return None
         return self._read_at(frame, work, rect)
+
+    def _refit_read(
+        self,
+        frame: Image,
+        work: Work,
+        quads: list[FloatArray],
+        detections: list[Detection],
+        k: int,
+        short: float | None,
+    ) -> Detection | None:
+        """Card ``k`` (marked top, or with ``top_refit_read_under`` any card, named nothing) read
+        on the best outline of each card size near its own (``scanner.find_top.refits_by_size``)
+        that moved at least ``top_refit_moved`` (a read naming the card of an outline within
+        ``top_refit_same`` of it is that card read again, and dropped): the best read of the
+        card that at least ``top_refit_read_agree`` of them name, when no other card is named so
+        often; ``None`` otherwise (or with ``top_refit_read_agree`` 0).  A card's print reads
+        only on outlines near its own, over a few sizes in a row; a look-alike read off its
+        place seldom at more than one."""
+        p = self.params.find
+        if p.top_refit_read_agree <= 0:
+            return None
+        reads: dict[Card, list[Detection]] = {}
+        for rect in refits_by_size(quads[k], work, p, short):
+            if not self._placed(rect, quads, k, [], math.inf):
+                continue
+            again = self._read_at(frame, work, rect)
+            if again is None or again.card is None:
+                continue
+            if self._read_again(rect, again, quads, detections, k):
+                continue  # a named card read again a little off its outline
+            reads.setdefault(again.card, []).append(again)
+        agreed = [card for card, got in reads.items() if len(got) >= p.top_refit_read_agree]
+        if len(agreed) != 1:
+            return None
+        return max(reads[agreed[0]], key=lambda d: d.confidence)
 
     def _refit_piles(
         self,
@@ -415,7 +470,9 @@ class Scanner:
         sides show along less than ``top_refit_named_below`` of its outline (at most
         ``top_refit_max``, the least shown first) given the outline ``refit_outline`` fits near
         its own, when that outline lies as ``_refit_rect`` asks (but near no other named card's
-        only: an outline not identified there may be this card's, misfit), its sides show by
+        only: an outline not identified there may be this card's, misfit; with
+        ``top_refit_named_by_read``, near one only when it reads that card: in a neat pile the
+        card under lies a few pixels off the top card's outline), its sides show by
         ``top_refit_named_gain`` more and it reads the same card, or another one at a confidence
         ``top_refit_named_rename`` above the card's own: a top card's outline found or laid out
         a little off (taking in a card under it) is put right, so that it is told from that
@@ -441,7 +498,7 @@ class Scanner:
         named = [j for j, d in enumerate(detections) if d.card is not None]
         out = list(detections)
         for k in sorted(shown, key=shown.__getitem__)[: p.top_refit_max]:
-            rect = self._refit_rect(work, quads, k, short, named)
+            rect = self._refit_rect(work, quads, k, short, [] if p.top_refit_named_by_read else named)
             if rect is None:
                 continue
             seen = side_visibility(rect, work, None, p)
@@ -450,6 +507,8 @@ class Scanner:
             again = self._read_at(frame, work, rect)
             if again is None:
                 continue
+            if p.top_refit_named_by_read and self._read_again(rect, again, quads, detections, k):
+                continue  # a named card under it read again
             if again.card != detections[k].card and (
                 again.confidence < detections[k].confidence + p.top_refit_named_rename
             ):
@@ -458,6 +517,36 @@ class Scanner:
             if id(detections[k]) in whole:
                 whole.add(id(again))
         return out
+
+    def _relay_read(
+        self, frame: Image, work: Work, before: list[Detection], relaid: list[Detection]
+    ) -> list[Detection]:
+        """``relaid`` (``scanner.scan_relay.relay_named``'s answer for ``before``) with each card
+        laid out again kept on its outline before where, with ``relay_read``, no card reads on
+        the new one: in a neat pile an outline from one of the card's corners, turned a few
+        degrees, can run along the card under it and show more of its length.  (A card read
+        there as another is kept there: the twin suits of a rank read alike a little off.)"""
+        if not self.params.find.relay_read:
+            return relaid
+        out = list(relaid)
+        for k, (old, new) in enumerate(zip(before, relaid, strict=True)):
+            if new is old:
+                continue
+            again = self._read_at(frame, work, np.asarray(new.corners, np.float64) * work.scale)
+            if again is None:
+                out[k] = old
+        return out
+
+    def _read_again(
+        self, rect: FloatArray, again: Detection, quads: list[FloatArray], detections: list[Detection], k: int
+    ) -> bool:
+        """Whether ``again`` (read on ``rect``, fitted for card ``k``) names the card of another
+        detection whose outline lies within ``top_refit_same`` of ``rect``: that card read again."""
+        near = self.params.find.top_refit_same * side_lengths(rect)[0]
+        return any(
+            j != k and d.card == again.card and outline_distance(rect, quads[j]) < near
+            for j, d in enumerate(detections)
+        )
 
     def _fit_uncovered(
         self, frame: Image, work: Work, detections: list[Detection], whole: set[int]
