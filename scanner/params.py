@@ -1239,8 +1239,9 @@ class CoveredParams:
             under it (held-out 9292/27: a 3 laid out 12% too large, nearer the hidden 4 below).  Not
             where that outline parts the card from another reading of its card (fixture scene_003:
             a motion-blurred 7 read whole 0.17 of a short side off its sides, where its other two
-            readings no longer joined it, named twice).  On: 3 wrong names fewer, 8 cards more
-            identified and 1 fewer, 6 pile tops more right over the fixtures and 14 rendered folders.
+            readings no longer joined it, named twice).  On: over the fixtures and 14 rendered
+            folders 3 wrong names fewer (10 -> 7), 7 cards more identified and 1 fewer, 5 pile tops
+            more right.
         resize_steps: a card named from a corner is read again at each of these fractions of its
             size (smaller: about its read corner), and laid out at the one where its index names
             the same card with the best score, when that leads the score it was named with by
