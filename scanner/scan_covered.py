@@ -838,11 +838,12 @@ def _checked(
         None if relay is not None else _sized(frame, work, item, named, templates, params)
         for item, relay in left
     ]
-    ends = [
-        (item, relay if relay is not None else kept.quad)
-        for (item, relay), kept in zip(left, done, strict=True)
-        if relay is not None or kept is not None
-    ]
+    ends: list[tuple[_Named, FloatArray]] = []
+    for (item, relay), kept in zip(left, done, strict=True):
+        if relay is not None:
+            ends.append((item, relay))
+        elif kept is not None:
+            ends.append((item, kept.quad))
     out: list[_Named] = []
     for (item, relay), kept in zip(left, done, strict=True):
         if relay is not None:
