@@ -385,7 +385,17 @@ class FindParams:
             out from each of its four corners, turned at most this many degrees (an outline
             found may share only one corner with its card) ...
         relay_far_gain: ... taking the one that shows best when it shows at least this much more
-            of its length than its own (and lies ``relay_moved`` from it).
+            of its length than its own (and lies ``relay_moved`` from it) ...
+        relay_far_reach: ... and, when set, lies at most this fraction of its short side from it
+            (None: any distance).  An outline from one of the card's other corners running well
+            off its own runs along the sides of the card under it as often as along its own: on
+            the fixtures and eight rendered folders 7 of the 8 such moves beyond 0.12 took a card
+            from its own outline (0.02-0.05 off it) to 0.16-0.21 off (fresh 8642/27: a pile's
+            whole top 6 laid out along the 1 under it, nearer the 1: a wrong name), while each of
+            the 18 moves within 0.1 came nearer its card or went at most 0.04 farther.  The cost:
+            an outline found 0.2 off its card, sharing one corner with it, is no longer laid
+            out from that corner (held-out 2727/5, named by ``CoveredParams.overlap_open``
+            instead).
         quick_long_side: with more than 0 (and less than ``work_long_side``), a frame is first
             scanned with a work image of this long side (``ScannerParams.at_work_side``: every
             size in work pixels scaled with it; the corners are refined at full resolution as
@@ -584,6 +594,7 @@ class FindParams:
     relay_turn_step: float = 1.0
     relay_far_turn: float = 16.0
     relay_far_gain: float = 0.08
+    relay_far_reach: float | None = 0.12
     quick_long_side: int = 427
 
     def __post_init__(self) -> None:
@@ -831,6 +842,8 @@ class FindParams:
         _check("find.relay_turn_step", self.relay_turn_step, 0.1, 45.0)
         _check("find.relay_far_turn", self.relay_far_turn, 0.0, 45.0)
         _check("find.relay_far_gain", self.relay_far_gain, 0.0, 1.0)
+        if self.relay_far_reach is not None:
+            _check("find.relay_far_reach", self.relay_far_reach, 0.0, 2.0)
         _check_int("find.quick_long_side", self.quick_long_side, 0, 8192)
         if self.quick_long_side > 0 and not 64 <= self.quick_long_side < self.work_long_side:
             raise ValueError(
