@@ -812,15 +812,16 @@ def _checked(
     frame: Image, work: Work, named: list[_Named], templates: Templates, params: ScannerParams
 ) -> list[_Named]:
     """``named`` without the Octoplus cards whose whole card the identifier names as another card
-    (``CoveredParams.centre_check``), laid out where it names the card's own (``centre_relay``),
-    else each laid out at the size its index reads best at (``resize_steps``; or dropped,
-    ``resize_rival``, where another card reads better there) unless a reading of its name was made
-    at a corner inside it (read at both index corners: the twin pass makes it the card between
-    them)."""
+    (``CoveredParams.centre_check``), laid out where it names the card's own (``centre_relay``,
+    unless that parts it from another reading of its card, ``_parted``), else each laid out at the
+    size its index reads best at (``resize_steps``; or dropped, ``resize_rival``, where another
+    card reads better there) unless a reading of its name was made at a corner inside it (read at
+    both index corners: the twin pass makes it the card between them)."""
     p = params.covered
-    out: list[_Named] = []
-    for first in named:
-        item, relaid = first, False
+    # first every card's centre read: whether a card is laid out again depends on the others'
+    left: list[tuple[_Named, FloatArray | None]] = []
+    for item in named:
+        relay: FloatArray | None = None
         if p.centre_check and templates.deck is DeckKind.OCTOPLUS:
             whole, quad = _centre_read(frame, work, item, templates, params)
             if whole is not None and whole != item.reading.card:
@@ -829,19 +830,62 @@ def _checked(
             if p.centre_relay and whole == item.reading.card:
                 # the corner and the centre read the one card on the outline laid out again from
                 # the read corner: a whole card, and that is its outline
-                item, relaid = replace(item, quad=quad), True
-        # a card read at its other index corner too is the card between the two (``merge_twins``)
-        both = any(
-            other is not first
-            and other.reading.card == item.reading.card
-            and holds(item.quad, other.corner / work.scale)
-            for other in named
-        )
-        sized = p.resize_steps and not both and not relaid
-        kept = _resized(frame, item, templates, params) if sized else item
+                relay = quad
+        left.append((item, relay))
+    # then the cards not laid out again (each at its best size), so that a card laid out again is
+    # checked against where its other readings end up
+    done: list[_Named | None] = [
+        None if relay is not None else _sized(frame, work, item, named, templates, params)
+        for item, relay in left
+    ]
+    ends: list[tuple[_Named, FloatArray]] = []
+    for (item, relay), kept in zip(left, done, strict=True):
+        if relay is not None:
+            ends.append((item, relay))
+        elif kept is not None:
+            ends.append((item, kept.quad))
+    out: list[_Named] = []
+    for (item, relay), kept in zip(left, done, strict=True):
+        if relay is not None:
+            if _parted(item, relay, ends, p.same_card):
+                log.debug("covered: %s laid out again apart from its other readings: kept", item.reading.card)
+                kept = _sized(frame, work, item, named, templates, params)
+            else:
+                kept = replace(item, quad=relay)
         if kept is not None:
             out.append(kept)
     return out
+
+
+def _sized(
+    frame: Image, work: Work, item: _Named, named: list[_Named], templates: Templates, params: ScannerParams
+) -> _Named | None:
+    """``item`` laid out at its best size (``_resized``) unless a reading of its name was made at a
+    corner inside it (read at both index corners: the twin pass makes it the card between them)."""
+    both = any(
+        other is not item
+        and other.reading.card == item.reading.card
+        and holds(item.quad, other.corner / work.scale)
+        for other in named
+    )
+    return _resized(frame, item, templates, params) if params.covered.resize_steps and not both else item
+
+
+def _parted(item: _Named, relay: FloatArray, ends: list[tuple[_Named, FloatArray]], same: float) -> bool:
+    """Whether laying ``item`` out on ``relay`` parts it from another reading of its card: one whose
+    outline where it ends up (``ends``: each reading and its outline, kept at its best size or laid
+    out again itself) lies within ``same`` of ``item`` as read (``_apart`` either way, as ``_merge``
+    joins them; it measures over the short side of its second card) and farther from ``relay`` one
+    way or the other.  The identifier may name a blurred card whole on an outline
+    off its sides, where the card's other corners read it on its own; laid out there alone, the
+    card would no longer join its other readings and be named twice."""
+    return any(
+        other is not item
+        and other.reading.card == item.reading.card
+        and min(_apart(item.quad, end), _apart(end, item.quad)) <= same
+        and max(_apart(relay, end), _apart(end, relay)) > same
+        for other, end in ends
+    )
 
 
 def _near_index(quad: FloatArray, point: FloatArray, reach: float) -> bool:

@@ -77,7 +77,8 @@ def relay_named(
     """``detections`` with each named card marked ``top`` that overlaps another outline laid out
     again from its read corner where an outline so laid shows clearly better (see the module
     docstring); given ``whole`` (the ``id`` of the cards whose whole outline was found), only
-    those: a card named from a corner alone was laid out by ``scanner.scan_covered`` already."""
+    those: a card named from a corner alone was laid out by ``scanner.scan_covered`` already.
+    An outline from another corner is taken only within ``relay_far_reach`` of the card's own."""
     if p.relay_gain <= 0 or len(detections) < 2:
         return detections
     quads = [np.asarray(d.corners, np.float64) * work.scale for d in detections]
@@ -102,6 +103,13 @@ def relay_named(
             # (an outline showing nearly whole cannot be bettered by the gain asked)
             more = np.concatenate([anchored_outlines(quad, p, p.relay_far_turn, c) for c in range(4)])
             rect, _ = _laid_out(quad, more, work, p, p.relay_far_gain)
+            reach = p.relay_far_reach
+            if (
+                rect is not None
+                and reach is not None
+                and outline_distance(rect, quad) > reach * side_lengths(quad)[0]
+            ):
+                rect = None  # an outline far off its own may run along the card under it
         if rect is not None:
             out[k] = replace(detections[k], corners=as_quad(rect / work.scale))
     return out

@@ -17,7 +17,7 @@ from scanner.scan import Scanner
 from scanner.scan_relay import anchored_outlines, relay_named
 from scanner.types import Detection, Quad
 from scorer.cards import DeckKind, parse_card
-from tests.scanner.test_identify_heldout import held_out_scene, wrong_names
+from tests.scanner.test_identify_heldout import assert_wrong_names_mended, held_out_scene, wrong_names
 
 PARAMS = FindParams()
 SIX_H = parse_card("6H", DeckKind.OKTRIS)
@@ -121,8 +121,13 @@ def test_a_named_card_sharing_one_far_corner_with_its_outline_is_laid_out_from_i
     # from its read corner alone no outline shows clearly better: it stays
     near = replace(PARAMS, relay_far_turn=0.0)
     assert relay_named([named, other], work, near)[0] is named
-    moved = np.asarray(relay_named([named, other], work, PARAMS)[0].corners, np.float64)
+    far = replace(PARAMS, relay_far_reach=None)
+    moved = np.asarray(relay_named([named, other], work, far)[0].corners, np.float64)
     assert outline_distance(moved, top) < 3.0
+    # that outline lies farther than ``relay_far_reach`` from the card's own (as often, in a pile,
+    # an outline along the card under it does): with the reach it stays
+    assert outline_distance(moved, under) > PARAMS.relay_far_reach * 112.0
+    assert relay_named([named, other], work, PARAMS)[0] is named
 
 
 @pytest.mark.parametrize(
@@ -180,8 +185,24 @@ def test_a_held_out_pile_top_named_on_an_outline_sharing_one_far_corner_is_laid_
         return [m for m in mistakes if "top card of the pile" in m or " read as " in m or "false card" in m]
 
     # (the pile's cards inside the outlines of the cards identified name the top 6 too, read from
-    # its own corner: off here, where the relay's far turn is measured)
-    off = replace(BASE, covered=replace(BASE.covered, overlap_open=False))
+    # its own corner: off here, where the relay's far turn is measured; as is the far relay's
+    # reach, ``relay_far_reach``, which leaves a move this far to that step)
+    off = replace(
+        BASE, covered=replace(BASE.covered, overlap_open=False), find=replace(BASE.find, relay_far_reach=None)
+    )
     assert top_mistakes(replace(off, find=replace(off.find, relay_far_turn=0.0)))
     assert not top_mistakes(off)
     assert not top_mistakes(BASE)
+
+
+def test_a_pile_top_found_on_its_own_outline_is_not_laid_out_far_along_the_card_under_it() -> None:
+    # fresh 8642-27: a pile's whole top 6 over a 1, found on its own outline (0.05 off it); from one
+    # of its other corners an outline 0.18 off it shows 0.08 more as edges, running along the 1:
+    # laid out there it lies nearer the 1 and is matched to it (1 read as 6)
+    assert_wrong_names_mended(8642, 27, replace(BASE, find=replace(BASE.find, relay_far_reach=None)), BASE)
+
+
+def test_the_far_relays_reach_is_checked() -> None:
+    assert FindParams(relay_far_reach=None).relay_far_reach is None
+    with pytest.raises(ValueError, match="relay_far_reach"):
+        FindParams(relay_far_reach=-0.1)

@@ -173,8 +173,12 @@ def test_twin_parameters_are_checked() -> None:
 BASE = ScannerParams()
 WITHOUT = replace(BASE, find=replace(BASE.find, twin_inside=1.0, twin_inside_joined=1.0))
 # the corner checks that drop 4714-18's 4C reading by themselves (its 4S unscored, and read
-# better smaller): off on both sides, so that the case still guards the twin pass
-UNCHECKED = replace(BASE, covered=replace(BASE.covered, twin_unscored=False, resize_rival=None))
+# better smaller), and the relay of a card its centre reads whole (``centre_relay``: it lays
+# 9090-19's and 4714-27's two readings out on one outline): off on both sides, so that the cases
+# still guard the twin pass
+UNCHECKED = replace(
+    BASE, covered=replace(BASE.covered, twin_unscored=False, resize_rival=None, centre_relay=False)
+)
 
 
 @pytest.mark.parametrize(
@@ -195,14 +199,15 @@ def test_a_held_out_card_once_read_twice_is_named_once(seed: int, index: int) ->
         # a hand's top P read at both index corners, laid out 16% too large from each (a faint
         # label leading clearly, ``CoveredParams.octo_clear``, and the blurred read of unclear
         # labels, ``octo_blur``, switched off too: with them the hand's corners read otherwise and
-        # the case no longer shows)
+        # the case no longer shows; the relay of a card its centre reads whole, ``centre_relay``,
+        # too: it lays the two readings out on one outline)
         (
             8080,
             25,
             replace(
                 BASE,
                 find=replace(BASE.find, twin_inside_joined=1.0),
-                covered=replace(BASE.covered, octo_clear=False, octo_blur=0.0),
+                covered=replace(BASE.covered, octo_clear=False, octo_blur=0.0, centre_relay=False),
             ),
         ),
     ],
