@@ -42,7 +42,17 @@ RELAY = replace(BASE, covered=replace(BASE.covered, centre_relay=True))  # on by
         # a pile's whole top 3, its finder outline not named, named right at its corner label and
         # laid out 12% too large, nearer the hidden 4 at the bottom of the pile than to itself; the
         # identifier reads its centre 3 on the outline laid again from the read corner
-        (9292, 27, replace(BASE, covered=replace(BASE.covered, centre_relay=False))),
+        # (the named top card's refit kept where it reads the card, ``top_refit_named_by_read``,
+        # mends it too: off in the "before")
+        (
+            9292,
+            27,
+            replace(
+                BASE,
+                covered=replace(BASE.covered, centre_relay=False),
+                find=replace(BASE.find, top_refit_named_by_read=False),
+            ),
+        ),
     ],
 )
 def test_held_out_corner_names_checked_lose_their_wrong_name(
