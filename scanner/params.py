@@ -215,7 +215,10 @@ class FindParams:
             outline of each size read in turn, and a card taken when at least this many of them
             name it and no other card is so named (its best read): the best-shown outline over
             all sizes is seldom the top card's there, but a card's print reads only on outlines
-            near its own, and look-alikes read at a single size (0 never) ...
+            near its own, and look-alikes read at a single size (0 never).  3 by default: at 2,
+            over the fixtures and 14 rendered folders 4 more cards and 3 more tops are right, but
+            a real webcam photo of a held 7S (template composed from other cards' parts) is named
+            7C, read so at two sizes on an outline of the room behind it ...
         top_refit_read_under: ... and so too, with this, a card not marked top that names nothing
             (of a dim pile the outlines near the top card may all be marked under another); a card
             so read does not displace a card another refit named there (off by default: on
@@ -532,7 +535,7 @@ class FindParams:
     skin_min_blob: float = 2e-4
     top_uncovered_share: float = 0.15
     top_uncovered_max: int = 2
-    top_refit_read_agree: int = 2
+    top_refit_read_agree: int = 3
     top_refit_read_under: bool = False
     top_refit_read_sizes: tuple[float, float] = (0.72, 1.46)
     top_refit_read_step: float = 0.04

@@ -73,7 +73,9 @@ def test_webcam_photos_of_a_held_card_floor(figures: dict[str, Any]) -> None:
     webcam = figures["kinds"]["single_webcam_handheld"]
     assert webcam["photos"] == 16
     assert webcam["right"] >= 1, webcam
-    assert webcam["wrong"] <= 2, webcam
+    # a held 7S was named 7C when two sizes of a refit on the room behind it agreed
+    # (``FindParams.top_refit_read_agree`` 2): no wrong name, as on the phone photos
+    assert webcam["wrong"] == 0, webcam
 
 
 def test_scenes_name_at_most_two_cards_that_are_not_there(figures: dict[str, Any]) -> None:

@@ -27,7 +27,10 @@ from tests.scanner.test_identify_heldout import held_out_scene
 
 BASE = ScannerParams()
 OFF = replace(BASE, find=replace(BASE.find, top_refit_read_agree=0))
-ON = replace(BASE, find=replace(BASE.find, top_refit_read_agree=2))
+# the steps read at 2 sizes agreeing (3 by default: at 2 a real webcam photo's 7S is named 7C);
+# these rendered cases show what each step mends at 2
+BASE = replace(BASE, find=replace(BASE.find, top_refit_read_agree=2))
+ON = BASE
 
 
 def _pile_mistakes(seed: int, index: int, params: ScannerParams) -> list[str]:
@@ -39,8 +42,12 @@ def _pile_mistakes(seed: int, index: int, params: ScannerParams) -> list[str]:
 
 
 def test_a_dim_piles_top_card_is_named_and_on_top_when_read_size_by_size() -> None:
-    assert _pile_mistakes(8484, 19, OFF) == ["8484-19: top card of the pile wrong"]
-    assert _pile_mistakes(8484, 19, ON) == []
+    # the sizes between the size probe's candidates (``CoveredParams.ladder_reads``) name this
+    # top too: off here, to show this step alone
+    unladdered = replace(BASE, covered=replace(BASE.covered, ladder_reads=0))
+    off = replace(unladdered, find=replace(unladdered.find, top_refit_read_agree=0))
+    assert _pile_mistakes(8484, 19, off) == ["8484-19: top card of the pile wrong"]
+    assert _pile_mistakes(8484, 19, unladdered) == []
 
 
 def test_the_outlines_by_size_run_smallest_first_over_the_range_asked() -> None:
@@ -80,8 +87,10 @@ def test_a_named_top_cards_refit_near_the_card_under_it_is_kept_when_it_reads_th
     # 9292/27: a 3 on a neat pile, its outline taking in the 4 under it (0.16 off the 3, so
     # matched to the 4); fitted again it lies 0.03 off the 3 but within ``top_refit_same`` of
     # the 1's outline under it, and was dropped as the 1's; it reads 3, not 1
-    off = replace(BASE, find=replace(BASE.find, top_refit_named_by_read=False))
-    on = replace(BASE, find=replace(BASE.find, top_refit_named_by_read=True))
+    # the centre relay (``CoveredParams.centre_relay``) lays the 3 out right too: off here
+    base = replace(BASE, covered=replace(BASE.covered, centre_relay=False))
+    off = replace(base, find=replace(base.find, top_refit_named_by_read=False))
+    on = replace(base, find=replace(base.find, top_refit_named_by_read=True))
     assert _pile_mistakes(9292, 27, off) == [
         "9292-27: 4 read as 3 (0.79)",
         "9292-27: top card of the pile wrong",
@@ -93,8 +102,11 @@ def test_a_named_top_card_laid_out_again_along_the_card_under_it_keeps_its_outli
     # 8642/27: a 6 on a 1 (a fan of two), its outline 0.05 off; laid out again from one of its
     # corners turned a few degrees, along the 1 (0.17 off the 1, showing 0.98 of its length
     # against 0.90): read there it names nothing
-    off = replace(BASE, find=replace(BASE.find, relay_read=False))
-    on = replace(BASE, find=replace(BASE.find, relay_read=True))
+    # the far relay's reach (``FindParams.relay_far_reach``) keeps the 6 on its outline too:
+    # off here
+    base = replace(BASE, find=replace(BASE.find, relay_far_reach=None))
+    off = replace(base, find=replace(base.find, relay_read=False))
+    on = replace(base, find=replace(base.find, relay_read=True))
     assert _pile_mistakes(8642, 27, off) == [
         "8642-27: 1 read as 6 (0.83)",
         "8642-27: top card of the fan wrong",
