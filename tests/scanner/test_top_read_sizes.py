@@ -83,44 +83,44 @@ def test_the_read_refit_parameters_are_checked(field: str, value: object) -> Non
         FindParams(**{field: value})  # type: ignore[arg-type]
 
 
-def test_a_named_top_cards_refit_near_the_card_under_it_is_kept_when_it_reads_the_top_card() -> None:
-    # 9292/27: a 3 on a neat pile, its outline taking in the 4 under it (0.16 off the 3, so
-    # matched to the 4); fitted again it lies 0.03 off the 3 but within ``top_refit_same`` of
-    # the 1's outline under it, and was dropped as the 1's; it reads 3, not 1
-    # the centre relay (``CoveredParams.centre_relay``) lays the 3 out right too: off here
-    base = replace(BASE, covered=replace(BASE.covered, centre_relay=False))
-    off = replace(base, find=replace(base.find, top_refit_named_by_read=False))
-    on = replace(base, find=replace(base.find, top_refit_named_by_read=True))
-    assert _pile_mistakes(9292, 27, off) == [
-        "9292-27: 4 read as 3 (0.79)",
-        "9292-27: top card of the pile wrong",
-    ]
-    assert _pile_mistakes(9292, 27, on) == []
-
-
-def test_a_named_top_card_laid_out_again_along_the_card_under_it_keeps_its_outline() -> None:
-    # 8642/27: a 6 on a 1 (a fan of two), its outline 0.05 off; laid out again from one of its
-    # corners turned a few degrees, along the 1 (0.17 off the 1, showing 0.98 of its length
-    # against 0.90): read there it names nothing
-    # the far relay's reach (``FindParams.relay_far_reach``) keeps the 6 on its outline too:
-    # off here
-    base = replace(BASE, find=replace(BASE.find, relay_far_reach=None))
-    off = replace(base, find=replace(base.find, relay_read=False))
-    on = replace(base, find=replace(base.find, relay_read=True))
-    assert _pile_mistakes(8642, 27, off) == [
-        "8642-27: 1 read as 6 (0.83)",
-        "8642-27: top card of the fan wrong",
-    ]
-    assert _pile_mistakes(8642, 27, on) == []
-
-
-def test_a_dim_piles_top_card_among_outlines_marked_under_is_read_size_by_size_too() -> None:
-    # 5151/19: every unnamed outline near the pile's 3 is marked under another, so only the read
-    # of the cards not marked top names it
-    off = replace(BASE, find=replace(BASE.find, top_refit_read_under=False))
-    on = replace(BASE, find=replace(BASE.find, top_refit_read_under=True))
-    assert _pile_mistakes(5151, 19, off) == ["5151-19: top card of the pile wrong"]
-    assert _pile_mistakes(5151, 19, on) == []
+@pytest.mark.parametrize(
+    ("seed", "index", "base", "switch", "mistakes"),
+    [
+        # 9292/27: a 3 on a neat pile, its outline taking in the 4 under it (0.16 off the 3, so
+        # matched to the 4); fitted again it lies 0.03 off the 3 but within ``top_refit_same`` of
+        # the 1's outline under it, and was dropped as the 1's; it reads 3, not 1 (the centre
+        # relay, ``CoveredParams.centre_relay``, lays the 3 out right too: off here)
+        (
+            9292,
+            27,
+            replace(BASE, covered=replace(BASE.covered, centre_relay=False)),
+            "top_refit_named_by_read",
+            ["9292-27: 4 read as 3 (0.79)", "9292-27: top card of the pile wrong"],
+        ),
+        # 8642/27: a 6 on a 1 (a fan of two), its outline 0.05 off; laid out again from one of
+        # its corners turned a few degrees, along the 1 (0.17 off the 1, showing 0.98 of its
+        # length against 0.90): read there it names nothing (the far relay's reach,
+        # ``FindParams.relay_far_reach``, keeps the 6 on its outline too: off here)
+        (
+            8642,
+            27,
+            replace(BASE, find=replace(BASE.find, relay_far_reach=None)),
+            "relay_read",
+            ["8642-27: 1 read as 6 (0.83)", "8642-27: top card of the fan wrong"],
+        ),
+        # 5151/19: every unnamed outline near the pile's 3 is marked under another, so only the
+        # read of the cards not marked top names it
+        (5151, 19, BASE, "top_refit_read_under", ["5151-19: top card of the pile wrong"]),
+    ],
+    ids=["named-by-read-9292-27", "relay-read-8642-27", "read-under-5151-19"],
+)
+def test_a_top_card_step_mends_its_held_out_pile(
+    seed: int, index: int, base: ScannerParams, switch: str, mistakes: list[str]
+) -> None:
+    off = replace(base, find=replace(base.find, **{switch: False}))
+    on = replace(base, find=replace(base.find, **{switch: True}))
+    assert _pile_mistakes(seed, index, off) == mistakes
+    assert _pile_mistakes(seed, index, on) == []
 
 
 def test_a_card_under_another_read_size_by_size_does_not_displace_a_card_named_there() -> None:
