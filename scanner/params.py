@@ -45,6 +45,14 @@ def _check_steps(name: str, value: tuple[float, ...], low: float, high: float) -
         _check(f"{name}[]", step, low, high)
 
 
+def _check_pair(name: str, value: tuple[float, float], low: float, high: float) -> None:
+    """A (low, high) pair of numbers in [low, high], the first no larger than the second."""
+    if not isinstance(value, tuple) or len(value) != 2:
+        raise ValueError(f"{name} must be a (low, high) pair, got {value!r}")
+    _check(f"{name}[0]", value[0], low, high)
+    _check(f"{name}[1]", value[1], value[0], high)
+
+
 def _check_labels(name: str, value: tuple[str, ...]) -> None:
     """A tuple of at most 16 Octoplus card labels (``1``-``99``, ``+2``, ``-2``, ``P``)."""
     if not isinstance(value, tuple) or len(value) > 16:
@@ -772,10 +780,7 @@ class FindParams:
         _check_int("find.top_index_shift", self.top_index_shift, 0, 8)
         _check("find.top_refit_turn", self.top_refit_turn, 0.0, 45.0)
         _check("find.top_refit_turn_step", self.top_refit_turn_step, 0.1, 45.0)
-        if not isinstance(self.top_refit_sizes, tuple) or len(self.top_refit_sizes) != 2:
-            raise ValueError(f"find.top_refit_sizes must be a (low, high) pair, got {self.top_refit_sizes!r}")
-        _check("find.top_refit_sizes[0]", self.top_refit_sizes[0], 0.1, 2.0)
-        _check("find.top_refit_sizes[1]", self.top_refit_sizes[1], self.top_refit_sizes[0], 2.0)
+        _check_pair("find.top_refit_sizes", self.top_refit_sizes, 0.1, 2.0)
         _check("find.top_refit_size_band", self.top_refit_size_band, 0.0, 0.5)
         _check("find.top_refit_size_step", self.top_refit_size_step, 0.001, 0.5)
         _check("find.top_refit_grow", self.top_refit_grow, 0.0, 1.0)
@@ -791,14 +796,7 @@ class FindParams:
         _check("find.top_refit_near_best", self.top_refit_near_best, 0.0, 1.0)
         _check_int("find.top_refit_read_agree", self.top_refit_read_agree, 0, 64)
         _check_bool("find.top_refit_read_under", self.top_refit_read_under)
-        if not isinstance(self.top_refit_read_sizes, tuple) or len(self.top_refit_read_sizes) != 2:
-            raise ValueError(
-                f"find.top_refit_read_sizes must be a (low, high) pair, got {self.top_refit_read_sizes!r}"
-            )
-        _check("find.top_refit_read_sizes[0]", self.top_refit_read_sizes[0], 0.1, 3.0)
-        _check(
-            "find.top_refit_read_sizes[1]", self.top_refit_read_sizes[1], self.top_refit_read_sizes[0], 3.0
-        )
+        _check_pair("find.top_refit_read_sizes", self.top_refit_read_sizes, 0.1, 3.0)
         _check("find.top_refit_read_step", self.top_refit_read_step, 0.005, 1.0)
         _check("find.top_refit_read_grow", self.top_refit_read_grow, 0.0, 2.0)
         _check("find.refine_radius", self.refine_radius, 0, 64)
@@ -868,10 +866,7 @@ class FindParams:
         _check_steps("find.paper_tolerances", self.paper_tolerances, 0.5, 128.0)
         _check("find.paper_close", self.paper_close, 0.0, 0.5)
         _check("find.paper_open", self.paper_open, 0.0, 0.5)
-        if not isinstance(self.paper_aspect, tuple) or len(self.paper_aspect) != 2:
-            raise ValueError(f"find.paper_aspect must be a (low, high) pair, got {self.paper_aspect!r}")
-        _check("find.paper_aspect[0]", self.paper_aspect[0], 0.1, 10.0)
-        _check("find.paper_aspect[1]", self.paper_aspect[1], self.paper_aspect[0], 10.0)
+        _check_pair("find.paper_aspect", self.paper_aspect, 0.1, 10.0)
         _check("find.paper_min_fill", self.paper_min_fill, 0.0, 1.0)
         _check("find.paper_min_solid", self.paper_min_solid, 0.0, 1.0)
         _check_int("find.paper_agree", self.paper_agree, 1, 1000)
@@ -882,10 +877,7 @@ class FindParams:
         _check("find.outline_turn", self.outline_turn, 0.0, 45.0)
         _check("find.relay_gain", self.relay_gain, 0.0, 1.0)
         _check("find.relay_moved", self.relay_moved, 0.0, 1.0)
-        if not isinstance(self.relay_sizes, tuple) or len(self.relay_sizes) != 2:
-            raise ValueError(f"find.relay_sizes must be a (low, high) pair, got {self.relay_sizes!r}")
-        _check("find.relay_sizes[0]", self.relay_sizes[0], 0.5, 1.5)
-        _check("find.relay_sizes[1]", self.relay_sizes[1], self.relay_sizes[0], 1.5)
+        _check_pair("find.relay_sizes", self.relay_sizes, 0.5, 1.5)
         _check("find.relay_size_step", self.relay_size_step, 0.001, 0.5)
         _check("find.relay_turn", self.relay_turn, 0.0, 45.0)
         _check("find.relay_turn_step", self.relay_turn_step, 0.1, 45.0)
@@ -918,10 +910,7 @@ class FindParams:
         _check("find.top_skin_grow", self.top_skin_grow, 0.0, 2.0)
         _check("find.skin_min_chroma", self.skin_min_chroma, 0.0, 128.0)
         _check("find.skin_max_chroma", self.skin_max_chroma, self.skin_min_chroma, 182.0)
-        if not isinstance(self.skin_hue, tuple) or len(self.skin_hue) != 2:
-            raise ValueError(f"find.skin_hue must be a (low, high) pair, got {self.skin_hue!r}")
-        _check("find.skin_hue[0]", self.skin_hue[0], -180.0, 180.0)
-        _check("find.skin_hue[1]", self.skin_hue[1], self.skin_hue[0], 180.0)
+        _check_pair("find.skin_hue", self.skin_hue, -180.0, 180.0)
         _check("find.skin_table_distance", self.skin_table_distance, 0.0, 128.0)
         _check("find.skin_paper_distance", self.skin_paper_distance, 0.0, 128.0)
         _check("find.skin_paper_lightest", self.skin_paper_lightest, 0.01, 1.0)
@@ -1557,10 +1546,7 @@ class CoveredParams:
         _check("covered.gap_apart", self.gap_apart, 0.0, 10.0)
         _check_bool("covered.centre_check", self.centre_check)
         _check("covered.centre_gain", self.centre_gain, 0.0, 1.0)
-        if not isinstance(self.centre_sizes, tuple) or len(self.centre_sizes) != 2:
-            raise ValueError(f"covered.centre_sizes must be a (low, high) pair, got {self.centre_sizes!r}")
-        _check("covered.centre_sizes[0]", self.centre_sizes[0], 0.5, 1.5)
-        _check("covered.centre_sizes[1]", self.centre_sizes[1], self.centre_sizes[0], 1.5)
+        _check_pair("covered.centre_sizes", self.centre_sizes, 0.5, 1.5)
         _check_bool("covered.centre_relay", self.centre_relay)
         if self.resize_steps != ():
             _check_steps("covered.resize_steps", self.resize_steps, 0.5, 1.5)
