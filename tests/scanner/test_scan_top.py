@@ -14,8 +14,8 @@ from benchmarks.scanner_accuracy import FIXTURES, _match, score_scene
 from benchmarks.scanner_speed import fanned_frames
 from scanner.find_geometry import as_quad
 from scanner.find_top import (
-    _best_rectangle,
     _edge_grid,
+    _RectangleSearch,
     _running_sums,
     index_box,
     index_over,
@@ -370,22 +370,37 @@ def test_the_refit_rectangle_search_finds_the_rectangle_whose_sides_hold_most_ed
     spread[:-1] += 0.5 * counted[1:]
     assert np.array_equal(across_u, spread)
     runs = _running_sums(across_u, across_v)
+    # the edge counts' running sums (OpenCV's integral, float32) are exactly NumPy's in order
+    assert np.array_equal(runs[0][:, 1:], np.cumsum(across_u.astype(np.float64), axis=1))
+    assert np.array_equal(runs[1][1:, :], np.cumsum(across_v.astype(np.float64), axis=0))
+    # a hand over some cells: its share of each cell, and the share of an outline off it
+    under = rng.random(shape) * (rng.random(shape) < 0.3)
+    hidden = _running_sums(under, under)
+    plain, handed = _RectangleSearch(runs), _RectangleSearch(runs, hidden)
     for wide, tall in ((5, 7), (7, 5), (12, 3), (18, 2)):
+        length = 2.0 * (wide + tall)
         best, place = -1.0, (0, 0)
+        best_off, place_off = -1.0, (0, 0)
         for u0 in range(shape[0] - wide):
             for v0 in range(shape[1] - tall):
-                total = (
-                    across_u[u0, v0 : v0 + tall].sum()
-                    + across_u[u0 + wide, v0 : v0 + tall].sum()
-                    + across_v[u0 : u0 + wide, v0].sum()
-                    + across_v[u0 : u0 + wide, v0 + tall].sum()
+                total, known = (
+                    grid_v[u0, v0 : v0 + tall].sum()
+                    + grid_v[u0 + wide, v0 : v0 + tall].sum()
+                    + grid_u[u0 : u0 + wide, v0].sum()
+                    + grid_u[u0 : u0 + wide, v0 + tall].sum()
+                    for grid_v, grid_u in ((across_u, across_v), (1.0 - under, 1.0 - under))
                 )
                 if total > best:
                     best, place = total, (u0, v0)
-        shown, u0, v0 = _best_rectangle(runs[0], runs[1], wide, tall)
+                if known >= 0.6 * length and total / known > best_off:
+                    best_off, place_off = total / known, (u0, v0)
+        shown, u0, v0 = plain.best(wide, tall)
         assert (u0, v0) == place
-        assert shown == pytest.approx(best / (2.0 * (wide + tall)))
-    assert _best_rectangle(runs[0], runs[1], shape[0], 3)[0] == -1.0
+        assert shown == pytest.approx(best / length)
+        shown, u0, v0 = handed.best(wide, tall, 0.6)
+        assert (u0, v0) == place_off
+        assert shown == pytest.approx(best_off)
+    assert plain.best(shape[0], 3)[0] == -1.0
 
 
 def test_a_pile_whose_top_card_is_named_on_its_own_outline_is_not_fitted_over(
