@@ -101,6 +101,7 @@ from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
 from scanner.identify_suit import symbol_lead, twin_lead
 from scanner.identify_view import CardView, whole
 from scanner.templates import Templates, in_deck
+from scanner.threads import one_blas_thread
 from scanner.types import Image
 from scorer.cards import Card, DeckKind, StdCard, Suit
 
@@ -181,6 +182,7 @@ def identify(
         IdentifyInputError: ``card_image`` is not a 200x280 uint8 image (grey or BGR), nor a
             view of one.
     """
+    one_blas_thread()
     image = check_card_image(card_image)
     p = params if params is not None else IdentifyParams()
     faces: list[FaceReading] = []

@@ -47,6 +47,7 @@ from scanner.scan_relay import relay_named
 from scanner.scan_twins import drop_outlines, merge_twins
 from scanner.scan_uncovered import uncovered_cards
 from scanner.templates import TemplateError, Templates
+from scanner.threads import one_blas_thread
 from scanner.types import Detection, Image, Quad
 from scorer.cards import Card, DeckKind
 
@@ -159,6 +160,7 @@ class Scanner:
     def __init__(
         self, deck: DeckKind, templates: Templates | None = None, params: ScannerParams | None = None
     ) -> None:
+        one_blas_thread()
         self.deck = deck
         self.params = params if params is not None else ScannerParams()
         if templates is None:
