@@ -26,6 +26,7 @@ the cards over them.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -523,32 +524,46 @@ def _widths(own_short: float, short: float | None, p: FindParams) -> FloatArray:
     return np.arange(1.0 - band, 1.0 + band + 1e-9, p.top_refit_size_step) * short
 
 
+@dataclass(frozen=True)
+class _Pixels:
+    """The pixels of a window that a refit looks at: ``x``, ``y`` (frame work pixels),
+    ``gx``, ``gy`` (their gradients), ``total`` (its magnitude)."""
+
+    x: FloatArray
+    y: FloatArray
+    gx: FloatArray
+    gy: FloatArray
+    total: FloatArray
+
+    def subset(self, keep: Arr) -> _Pixels:
+        return _Pixels(self.x[keep], self.y[keep], self.gx[keep], self.gy[keep], self.total[keep])
+
+
 def _edge_runs(
-    px: FloatArray,
-    py: FloatArray,
-    gx: FloatArray,
-    gy: FloatArray,
-    total: FloatArray,
+    span: tuple[FloatArray, FloatArray],
+    pixels: _Pixels,
     u: FloatArray,
     v: FloatArray,
     p: FindParams,
     hand: Arr | None = None,
 ) -> tuple[tuple[int, int], tuple[Arr, Arr], tuple[Arr, Arr] | None]:
-    """The pixels at ``px``, ``py`` (gradients ``gx``, ``gy``, magnitude ``total``) on a grid
-    along the unit directions ``u`` and ``v``: its origin (the grid's first cell, in whole steps
-    along each) and the running sums of the edges across ``u`` and across ``v``
-    (``_running_sums``); with ``hand`` (per pixel, under a hand or arm), its edges left out and
-    the running sums of the share of each cell under the hand (``None`` without)."""
-    cu = px * u[0] + py * u[1]
-    cv = px * v[0] + py * v[1]
+    """The ``pixels`` on a grid along the unit directions ``u`` and ``v``: its origin (the
+    grid's first cell, in whole steps along each) and the running sums of the edges across
+    ``u`` and across ``v`` (``_running_sums``); with ``hand`` (per pixel, under a hand or arm),
+    its edges left out and the running sums of the share of each cell under the hand (``None``
+    without).  The grid spans the window's pixels, whose extremes along any direction are
+    those of ``span`` (x, y: the first and last pixel of each row, ``_fits_by_size``), so
+    ``pixels`` may be only those that can be edges."""
+    cu = span[0] * u[0] + span[1] * u[1]
+    cv = span[0] * v[0] + span[1] * v[1]
     lu, lv = math.floor(float(cu.min())), math.floor(float(cv.min()))
-    iu = np.round(cu - lu).astype(np.intp)
-    iv = np.round(cv - lv).astype(np.intp)
-    shape = (int(iu.max()) + 1, int(iv.max()) + 1)
+    shape = (round(float(cu.max()) - lu) + 1, round(float(cv.max()) - lv) + 1)
+    iu = np.round(pixels.x * u[0] + pixels.y * u[1] - lu).astype(np.intp)
+    iv = np.round(pixels.x * v[0] + pixels.y * v[1] - lv).astype(np.intp)
     grids = []
     for n in (u, v):
-        across = np.abs(gx * n[0] + gy * n[1])
-        edge = (across >= p.top_min_gradient) & (across >= p.top_alignment * total)
+        across = np.abs(pixels.gx * n[0] + pixels.gy * n[1])
+        edge = (across >= p.top_min_gradient) & (across >= p.top_alignment * pixels.total)
         if hand is not None:
             edge &= ~hand
         grids.append(_edge_grid(iu, iv, edge, shape))
@@ -626,13 +641,19 @@ def _fits_by_size(
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(inside, np.round(region - (x0, y0)).astype(np.int32), 1)
     sel = inside > 0
+    ys, xs = np.nonzero(sel)
     gx = work.gx[y0:y1, x0:x1][sel].astype(np.float64)
     gy = work.gy[y0:y1, x0:x1][sel].astype(np.float64)
-    ys, xs = np.nonzero(sel)
-    px = xs.astype(np.float64) + x0
-    py = ys.astype(np.float64) + y0
-    total = np.hypot(gx, gy)
+    pixels = _Pixels(xs.astype(np.float64) + x0, ys.astype(np.float64) + y0, gx, gy, np.hypot(gx, gy))
+    # along any direction, a row's pixels lie in the order of x (each step of the sums is
+    # monotonic), so the window's extremes are among the first and last pixel of its rows
+    firsts = np.flatnonzero(np.r_[True, ys[1:] != ys[:-1]])
+    ends = np.r_[firsts[1:] - 1, len(ys) - 1]
+    span = (pixels.x[np.r_[firsts, ends]], pixels.y[np.r_[firsts, ends]])
     hand = _hand_pixels(work, sel, x0, y0, p) if off_hand else None
+    if hand is None:
+        # a pixel whose gradient is weaker than an edge's along any direction is no edge
+        pixels = pixels.subset(pixels.total >= p.top_min_gradient)
     steps = int(p.top_refit_turn // p.top_refit_turn_step)
     best: tuple[float, FloatArray] | None = None
     by_size: dict[int, tuple[float, FloatArray]] = {}
@@ -647,7 +668,7 @@ def _fits_by_size(
     for angle in (base + turn for base in directions for turn in turns):
         u = np.array([math.cos(angle), math.sin(angle)])
         v = np.array([-u[1], u[0]])
-        (lu, lv), runs, hidden = _edge_runs(px, py, gx, gy, total, u, v, p, hand)
+        (lu, lv), runs, hidden = _edge_runs(span, pixels, u, v, p, hand)
         search = _RectangleSearch(runs, hidden)
         for size, cells in rectangles:
             shown, u0, v0 = search.best(cells[0], cells[1], p.top_skin_min_known)

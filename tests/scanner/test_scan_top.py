@@ -4,6 +4,7 @@ two overlapping cards lies over the other, and the outline of a top card fitted 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 import cv2
@@ -15,6 +16,8 @@ from benchmarks.scanner_speed import fanned_frames
 from scanner.find_geometry import as_quad
 from scanner.find_top import (
     _edge_grid,
+    _edge_runs,
+    _Pixels,
     _RectangleSearch,
     _running_sums,
     index_box,
@@ -401,6 +404,32 @@ def test_the_refit_rectangle_search_finds_the_rectangle_whose_sides_hold_most_ed
         assert (u0, v0) == place_off
         assert shown == pytest.approx(best_off)
     assert plain.best(shape[0], 3)[0] == -1.0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_refit_grid_from_the_rows_ends_and_the_strong_pixels_is_the_grid_of_every_pixel(
+    seed: int,
+) -> None:
+    # the grid's origin and size from the first and last pixel of each row, its edges from the
+    # pixels strong enough to be edges: the same grid and sums as from every pixel of the window
+    rng = np.random.default_rng(seed)
+    inside = np.zeros((90, 120), np.uint8)
+    cv2.fillConvexPoly(inside, np.array([[7, 20], [100, 3], [117, 70], [30, 88]], np.int32), 1)
+    ys, xs = np.nonzero(inside)
+    gx, gy = (rng.normal(0.0, 30.0, len(xs)).round() for _ in range(2))
+    every = _Pixels(xs + 11.0, ys + 5.0, gx, gy, np.hypot(gx, gy))
+    firsts = np.flatnonzero(np.r_[True, ys[1:] != ys[:-1]])
+    ends = np.r_[firsts[1:] - 1, len(ys) - 1]
+    rows = np.r_[firsts, ends]
+    strong = every.subset(every.total >= PARAMS.top_min_gradient)
+    assert len(strong.x) < len(every.x)
+    for angle in rng.uniform(-math.pi, math.pi, 25):
+        u = np.array([math.cos(angle), math.sin(angle)])
+        v = np.array([-u[1], u[0]])
+        origin, runs, _ = _edge_runs((every.x, every.y), every, u, v, PARAMS)
+        fast_origin, fast_runs, _ = _edge_runs((every.x[rows], every.y[rows]), strong, u, v, PARAMS)
+        assert fast_origin == origin
+        assert all(np.array_equal(a, b) for a, b in zip(fast_runs, runs, strict=True))
 
 
 def test_a_pile_whose_top_card_is_named_on_its_own_outline_is_not_fitted_over(
