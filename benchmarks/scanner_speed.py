@@ -22,7 +22,9 @@ printed for the whole pipeline, finding (given the work image, as the scan runs 
 scores where a tree's finder can skip them) and the work image: the side-by-side figure
 that a shared, noisy machine still measures fairly.  With ``--scenes DIR`` as well, the scenes of a
 fixture folder (``tests/fixtures/scenes``, or held-out scenes rendered into a folder) are scanned
-that way instead, ``--repeat`` rounds, and the whole scan's time per frame is compared.
+that way instead, ``--repeat`` rounds, and the whole scan's time per frame is compared; a folder
+without ``truth.json`` (camera photos, e.g. ``../shared/data/real-cards/images``) has every image
+scanned as an Oktris frame with the built-in templates.
 
 With ``--stages`` the steps of ``Scanner.scan`` are timed one by one on the same frames, as the
 scan runs them: the work image, finding (given the work image), identifying every card found,
@@ -295,16 +297,33 @@ def compare(rev: str, repeat: int, clock: Callable[[], float] = time.perf_counte
             print(row)
 
 
-def compare_scenes(rev: str, folder: Path, rounds: int) -> None:
-    """Print the whole scan's time per frame of the scenes of ``folder`` (its ``truth.json`` names
-    each image and its deck), the scanner of revision ``rev`` and the current one taking turns on
-    every frame: the medians per frame, the totals, and the median of the per-frame ratios.
+def _scene_list(folder: Path) -> list[dict[str, str]]:
+    """The scenes of ``folder``: its ``truth.json``'s (file and deck of each), else every image
+    of the folder in name order as an Oktris frame.
 
     Raises:
-        FileNotFoundError: ``folder`` has no ``truth.json``.
+        FileNotFoundError: ``folder`` has neither a ``truth.json`` nor an image.
+    """
+    truth = folder / "truth.json"
+    if truth.is_file():
+        scenes: list[dict[str, str]] = json.loads(truth.read_text(encoding="utf-8"))["scenes"]
+        return scenes
+    images = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    if not images:
+        raise FileNotFoundError(f"{folder}: no truth.json and no image (.jpg, .jpeg, .png)")
+    return [{"file": name, "deck": DeckKind.OKTRIS.value} for name in images]
+
+
+def compare_scenes(rev: str, folder: Path, rounds: int) -> None:
+    """Print the whole scan's time per frame of the scenes of ``folder`` (``_scene_list``), the
+    scanner of revision ``rev`` and the current one taking turns on every frame: the medians per
+    frame, the totals, and the median of the per-frame ratios.
+
+    Raises:
+        FileNotFoundError: ``folder`` has no ``truth.json`` and no image.
         ValueError: an image of the folder cannot be read.
     """
-    scenes = json.loads((folder / "truth.json").read_text(encoding="utf-8"))["scenes"]
+    scenes = _scene_list(folder)
     with tempfile.TemporaryDirectory() as scratch:
         old_scan, _find, _work = load_tree(rev, Path(scratch))
         scanners: dict[tuple[str, DeckKind], Scanner] = {}
@@ -351,8 +370,8 @@ def main(argv: list[str] | None = None) -> int:
         "--scenes",
         metavar="DIR",
         type=Path,
-        help="with --against: scan the scenes of DIR (a folder with truth.json, e.g. tests/fixtures/scenes) "
-        "instead of the speed frames, --repeat rounds",
+        help="with --against: scan the scenes of DIR (a folder with truth.json, e.g. tests/fixtures/scenes, "
+        "or of photos: every image as an Oktris frame) instead of the speed frames, --repeat rounds",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
