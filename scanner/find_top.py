@@ -342,9 +342,9 @@ class _RectangleSearch:
         total += d[:nu, tall:]
         total -= d[wide:, :nv]
         if self.hidden is None:
-            k = int(np.argmax(total))
+            k = int(total.argmax())
             u0, v0 = divmod(k, nv)
-            return float(total[u0, v0]) / length, u0, v0
+            return total.item(k) / length, u0, v0
         known = length - _side_sums(self.hidden[0], self.hidden[1], wide, tall)
         share = np.where(known >= min_known * length, total / np.maximum(known, 1.0), -1.0)
         k = int(np.argmax(share))
