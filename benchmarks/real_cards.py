@@ -197,18 +197,22 @@ def learn(folder: Path, out: Path) -> LearnReport:
 
 
 def learning_by_kind(folder: Path, report: LearnReport) -> dict[str, dict[str, int]]:
-    """Per kind, how many learning photos gave a template, were rejected as outliers or skipped."""
+    """Per kind, how many learning photos gave a template (of the card's deck, or of another
+    deck: ``LearnParams.other_decks``), were rejected as outliers or skipped."""
     learn_rows, _ = split(read_rows(folder))
     kinds = {row.path.name: row.kind for row in learn_rows}
     out: dict[str, dict[str, int]] = {}
     for row in learn_rows:
         out.setdefault(
-            row.kind, {"photos": 0, "kept": 0, "rejected": 0, "no_card": 0, "no_face": 0, "unlike": 0}
+            row.kind,
+            {"photos": 0, "kept": 0, "other_deck": 0, "rejected": 0, "no_card": 0, "no_face": 0, "unlike": 0},
         )
         out[row.kind]["photos"] += 1
     for card in report.cards:
         for path in card.kept:
             out[kinds[path.name]]["kept"] += 1
+        for path in card.other_deck:
+            out[kinds[path.name]]["other_deck"] += 1
         for path in card.rejected:
             out[kinds[path.name]]["rejected"] += 1
     for path, why in report.skipped:
@@ -480,7 +484,10 @@ def learned_figures(folder: Path) -> dict[str, object]:
         report = learn(folder, Path(tmp))
         templates = Templates.load(report.folder, DeckKind.OKTRIS)
     return {
-        "learned_cards": len(report.cards),
+        # cards learned from a photo of the deck most photos show; a card known only from
+        # another deck's photo (``LearnParams.other_decks``) is composed in this deck's style
+        "learned_cards": sum(1 for c in report.cards if c.kept),
+        "other_deck_cards": [str(c.card) for c in report.cards if c.other_deck],
         "learned_templates": len(templates),
         "composed_cards": [str(card) for card in report.composed],
         "composed_leave_one_out": composed_leave_one_out(report, templates),
@@ -554,6 +561,9 @@ def main(argv: list[str] | None = None) -> int:
         f"({figures['rejected_photos']} photos rejected as outliers, "
         f"{len(figures['skipped_photos'])} without a card found)"  # type: ignore[arg-type]
     )
+    other = figures["other_deck_cards"]
+    assert isinstance(other, list)
+    print(f"also learned in another deck's style: {len(other)} cards ({' '.join(other) or 'none'})")
     composed = figures["composed_cards"]
     assert isinstance(composed, list)
     print(f"composed from learned parts: {len(composed)} cards ({' '.join(composed) or 'none'})")
@@ -568,7 +578,8 @@ def main(argv: list[str] | None = None) -> int:
     for kind, f in learning.items():
         print(
             f"learning {kind:24s} photos {f['photos']:3d}  templates {f['kept']:3d}  "
-            f"outliers {f['rejected']:3d}  no card {f['no_card']:3d}  no face seen {f['no_face']:3d}  "
+            f"another deck {f['other_deck']:3d}  outliers {f['rejected']:3d}  no card {f['no_card']:3d}  "
+            f"no face seen {f['no_face']:3d}  "
             f"unlike its suit and rank {f['unlike']:3d}"
         )
     kinds = figures["kinds"]

@@ -205,17 +205,37 @@ def average(
     """
     if not images:
         raise ValueError("no capture to average")
+    aligned, shipped_geometry = _aligned(images, shipped, params)
+    taken = [image for image in aligned if image is not None]
+    mean = np.mean(np.stack([a.astype(np.float32) for a in taken]), axis=0)
+    return np.asarray(np.clip(mean + 0.5, 0, 255), dtype=np.uint8), shipped_geometry, len(taken)
+
+
+def averaged(images: Sequence[Image], shipped: Sequence[Image], params: CombineParams) -> list[bool]:
+    """Which of one card's captures (the medoid first) ``average`` takes into the template: the
+    others did not align onto the reference or do not agree with it (``min_agreement``)."""
+    if not images:
+        return []
+    aligned, _ = _aligned(images, shipped, params)
+    return [image is not None for image in aligned]
+
+
+def _aligned(
+    images: Sequence[Image], shipped: Sequence[Image], params: CombineParams
+) -> tuple[list[Image | None], bool]:
+    """Each capture aligned onto ``average``'s reference (the first: the reference itself), or
+    ``None`` where it does not fit it or agree with it; and whether the reference is the
+    shipped face."""
     on_shipped = _onto_shipped(images[0], shipped, params) if shipped else None
     shipped_geometry = on_shipped is not None and on_shipped[1] >= params.min_fit
     reference = on_shipped[0] if on_shipped is not None and shipped_geometry else images[0]
-    aligned = [reference]
+    aligned: list[Image | None] = [reference]
     target = _detail(reference, params)
     for image in images[1:]:
         fit = _onto_shipped(image, shipped, params) if shipped_geometry else align(image, reference, params)
-        if fit is not None and _correlation(target, _detail(fit[0], params)) >= params.min_agreement:
-            aligned.append(fit[0])
-    mean = np.mean(np.stack([a.astype(np.float32) for a in aligned]), axis=0)
-    return np.asarray(np.clip(mean + 0.5, 0, 255), dtype=np.uint8), shipped_geometry, len(aligned)
+        agrees = fit is not None and _correlation(target, _detail(fit[0], params)) >= params.min_agreement
+        aligned.append(fit[0] if fit is not None and agrees else None)
+    return aligned, shipped_geometry
 
 
 def paper_colour(image: Image) -> FloatImage:

@@ -4,8 +4,11 @@ The labels are a CSV file with (at least) the columns ``file`` and ``label``;
 ``file`` is relative to the CSV's folder.  Each photo shows one card: of the
 largest outlines the finder makes (``LearnParams.candidates``), the cut-out that
 shows a card face and looks most like one of the deck's is taken (a hand, a face
-or a window outlined round a held card is passed over); a photo that is already
-a canonical warped card (200 x 280) is used as it is.  A cut-out whose index (or
+or a window outlined round a held card is passed over); when none of them looks
+like a card (``LearnParams.paper_below``), the outlines grown from the card's paper
+round its print (``scanner.find_paper``: a card held up before a white wall) are
+offered too.  A photo that is already a canonical warped card (200 x 280) is used
+as it is.  A cut-out whose index (or
 Octoplus centre) shows too little contrast in either end is no card face (blank
 paper, table, a hand) and is not taken, nor is one that scores low against every
 shipped face of the deck (``LearnParams.min_likeness``); a standard card whose corner index matches none
@@ -22,7 +25,11 @@ identifier's own measure (``identify`` against a single photo as template), and
   bad photo cannot spoil a card;
 - with exactly two photos that disagree, the one the finder saw better is kept;
 - up to ``LearnParams.templates_per_card`` of the most central remaining photos
-  are kept.
+  are kept;
+- a photo rejected so, or kept but too unlike the others to be averaged with them,
+  whose corner index still matches learned cards of its suit or rank is the card in
+  another deck (``LearnParams.other_decks``): it becomes a template of its own, and the
+  cards whose rank it prints are composed in its deck's style too.
 
 The kept photos of a card are turned the way the shipped template of the same
 card reads (when there is one), and the table seen past their rounded corners
@@ -42,6 +49,7 @@ from __future__ import annotations
 
 import csv
 import logging
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -49,8 +57,17 @@ import cv2
 import numpy as np
 
 from calibration.capture import clean_corners
-from calibration.template_combine import CombineParams, combine_captures, compose_learned
-from scanner.find import find_cards, other_way, warp_card
+from calibration.template_combine import (
+    CombineParams,
+    averaged,
+    combine_captures,
+    compose_learned,
+    compose_missing,
+)
+from scanner.find import find_cards, other_way, refine_in_frame, warp_card
+from scanner.find_geometry import as_quad, order_corners
+from scanner.find_paper import paper_quads
+from scanner.find_work import make_work
 from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
 from scanner.params import ScannerParams
@@ -98,6 +115,21 @@ class LearnParams:
     quad (``FindParams.recut``), and a card seen at a slant whose outline is nearly square
     (``FindParams.slanted``) even where the scanner's parameters turn those off.  The face
     checks below judge what is cut out."""
+    paper_below: float = 0.35
+    """A photo none of whose finder cut-outs shows a card face (``min_contrast``) that looks this
+    much like a card face of the deck (the likeness of ``min_likeness``) is looked at again for a
+    card found by its paper grown from its print (``paper_cut_outs``: a card held up before a
+    white wall, whose side makes no outline; the finder outlines the wall, the shirt or the
+    window instead), and of all its cut-outs the one most like a card face is taken.  A photo
+    whose finder cut-out looks like a card this much is learned from that cut-out alone, so
+    the paper look cannot displace a card the finder outlined well.  -1: off."""
+    other_decks: bool = True
+    """Standard cards: a photo rejected as an outlier among the photos of its card whose corner
+    index still matches a learned card of its suit or rank (``min_peer_part``, as a learned
+    card must) is a card of another deck, not a misframed one: it becomes a second template of
+    its card, and every card of the deck whose rank such a photo prints gets a template composed
+    in that deck's style (its rank from the photo, its suit from the learned cards of its suit).
+    A wall, a shirt or a window cut out round a held card matches no learned card so."""
     min_peer_part: float = 0.5
     """Standard cards: least score of the suit symbol of a card's corner index against another
     learned card of its suit (or of its rank glyph against another of its rank) for the card to
@@ -117,10 +149,14 @@ class LearnParams:
             raise ValueError(f"LearnParams.min_likeness must be in [-1, 1], got {self.min_likeness!r}")
         if isinstance(self.candidates, bool) or not 1 <= self.candidates <= 50:
             raise ValueError(f"LearnParams.candidates must be in [1, 50], got {self.candidates!r}")
+        if not -1.0 <= self.paper_below <= 1.0:
+            raise ValueError(f"LearnParams.paper_below must be in [-1, 1], got {self.paper_below!r}")
         if not -1.0 <= self.min_peer_part <= 1.0:
             raise ValueError(f"LearnParams.min_peer_part must be in [-1, 1], got {self.min_peer_part!r}")
         if not 0.0 <= self.min_contrast <= 255.0:
             raise ValueError(f"LearnParams.min_contrast must be in [0, 255], got {self.min_contrast!r}")
+        if not isinstance(self.other_decks, bool):
+            raise ValueError(f"LearnParams.other_decks must be True or False, got {self.other_decks!r}")
         if not isinstance(self.lenient_outlines, bool):
             raise ValueError(
                 f"LearnParams.lenient_outlines must be True or False, got {self.lenient_outlines!r}"
@@ -149,6 +185,9 @@ class CardReport:
     """The photos rejected as outliers."""
     agreement: float
     """The medoid's median score against the card's other photos (1.0 with one photo)."""
+    other_deck: tuple[Path, ...] = ()
+    """Rejected photos taken as the card in another deck (``LearnParams.other_decks``): each a
+    template of its own."""
 
 
 @dataclass(frozen=True)
@@ -226,6 +265,23 @@ def cut_outs(
         if other is not None:
             # a nearly square outline may be the card lying the other way: both are offered
             out.append((warp_card(image, other, find), float(f.score)))
+    return out
+
+
+def paper_cut_outs(image: Image, params: ScannerParams) -> list[Image]:
+    """Every card outline the paper look (``scanner.find_paper``, with the scanner's
+    ``FindParams.paper_*`` settings, whether or not ``paper_fallback`` is on) grows from the
+    print of ``image``, refined on the frame as the scanner refines it and cut out as a
+    canonical card; empty for a grey image (the look needs colour)."""
+    if image.ndim != 3:
+        return []
+    find = params.find
+    work = make_work(image, find)
+    radius = math.ceil(find.refine_radius / work.scale)
+    out: list[Image] = []
+    for quad in paper_quads(work, find):
+        corners = order_corners(refine_in_frame(quad / work.scale, image, radius, find))
+        out.append(warp_card(image, as_quad(corners), find))
     return out
 
 
@@ -314,6 +370,32 @@ def _upright(images: list[Image], card: Card, deck: DeckKind, params: ScannerPar
     return [_turn(image) for image in images] if answer.turned else images
 
 
+def _peer_part(
+    image: Image, card: Card, peers: dict[Card, list[Image]], deck: DeckKind, params: ScannerParams
+) -> tuple[float, bool]:
+    """The best score of ``image``'s corner index (a photo of the standard ``card``) against the
+    cards of ``peers`` of its suit (by the suit symbol) or of its rank (by the rank glyph), and
+    whether it has such a peer at all."""
+    assert isinstance(card, StdCard)
+    best = -1.0
+    found = False
+    for peer, images in peers.items():
+        if (
+            not isinstance(peer, StdCard)
+            or peer == card
+            or (peer.suit != card.suit and peer.rank != card.rank)
+        ):
+            continue
+        found = True
+        answer = identify(image, Templates(deck, {peer: (images[0],)}), params.identify)
+        if not answer.part_scores:
+            continue
+        parts = [answer.part_scores[1]] if peer.suit == card.suit else []
+        parts += [answer.part_scores[0]] if peer.rank == card.rank else []
+        best = max(best, *parts)
+    return best, found
+
+
 def unconfirmed(
     chosen: dict[Card, list[Image]], deck: DeckKind, params: ScannerParams, learn: LearnParams
 ) -> dict[Card, float]:
@@ -326,24 +408,91 @@ def unconfirmed(
     best: dict[Card, float] = {}
     peers: dict[Card, list[Card]] = {}
     for card in cards:
-        assert isinstance(card, StdCard)
-        for peer in cards:
-            assert isinstance(peer, StdCard)
-            if peer == card or (peer.suit != card.suit and peer.rank != card.rank):
-                continue
-            peers.setdefault(card, []).append(peer)
-            answer = identify(chosen[card][0], Templates(deck, {peer: (chosen[peer][0],)}), params.identify)
-            if not answer.part_scores:
-                continue
-            parts = [answer.part_scores[1]] if peer.suit == card.suit else []
-            parts += [answer.part_scores[0]] if peer.rank == card.rank else []
-            best[card] = max(best.get(card, -1.0), *parts)
+        score, has_peers = _peer_part(chosen[card][0], card, {c: chosen[c] for c in cards}, deck, params)
+        if has_peers:
+            peers[card] = [c for c in cards if c != card and (c.suit == card.suit or c.rank == card.rank)]
+            best[card] = score
     confirmed = {card for card, score in best.items() if score >= learn.min_peer_part}
     return {
         card: best.get(card, -1.0)
         for card, others in peers.items()
         if card not in confirmed and any(peer in confirmed for peer in others)
     }
+
+
+def other_deck_photos(
+    rejected: dict[Card, list[Photo]],
+    chosen: dict[Card, list[Image]],
+    deck: DeckKind,
+    params: ScannerParams,
+    learn: LearnParams,
+) -> dict[Card, Photo]:
+    """Of each standard card's rejected photos, the one whose corner index best matches the
+    learned cards ``chosen`` of its suit or rank, when it does so by ``LearnParams.min_peer_part``
+    (``LearnParams.other_decks``): the card in another deck.  A photo that the learned cards
+    name as another card is a mislabelled photo (a 5H labelled 4H matches the hearts), not
+    another deck, and is left out."""
+    learned = Templates(deck, {c: (images[0],) for c, images in chosen.items()}) if chosen else None
+    out: dict[Card, Photo] = {}
+    for card, photos in rejected.items():
+        if not isinstance(card, StdCard):
+            continue
+        labelled = [
+            photo
+            for photo in photos
+            if learned is None or identify(photo.image, learned, params.identify).card in (None, card)
+        ]
+        scored = [(_peer_part(photo.image, card, chosen, deck, params)[0], photo) for photo in labelled]
+        if scored:
+            score, photo = max(scored, key=lambda x: x[0])
+            if score >= learn.min_peer_part:
+                out[card] = photo
+    return out
+
+
+def compose_other_deck(
+    other: dict[Card, Image],
+    learned: dict[Card, Image],
+    deck: DeckKind,
+    params: ScannerParams,
+    learn: LearnParams,
+) -> dict[Card, Image]:
+    """A template in the style of the other deck ``other`` (``other_deck_photos``, upright, corners
+    cleaned) for every standard card of the deck it has no photo of but whose rank it prints:
+    the rank from ``other``'s card of that rank, the suit symbol from the ``learned`` templates
+    of the card's suit (the other deck's own cards of that suit first)."""
+    out: dict[Card, Image] = {}
+    for card in expected_cards(deck):
+        if card in other or not isinstance(card, StdCard):
+            continue
+        suit: dict[Card, Image] = {
+            c: f
+            for c, f in learned.items()
+            if isinstance(c, StdCard) and c.suit == card.suit and c.rank != card.rank
+        }
+        out.update(compose_missing({**suit, **other}, [card], params.identify, learn.combine))
+    return out
+
+
+def _shipped(card: Card, deck: DeckKind) -> tuple[Image, ...]:
+    """The shipped faces of ``card`` (none when the deck ships no templates)."""
+    try:
+        return tuple(Templates.builtin(deck).faces.get(card, ()))
+    except TemplateError:
+        return ()
+
+
+def _face_cut(
+    found: list[tuple[Image, float]], deck: DeckKind, params: ScannerParams, learn: LearnParams
+) -> tuple[float, tuple[Image, float]] | None:
+    """Of the cut-outs ``found`` (each with the finder's score) that show a card face
+    (``LearnParams.min_contrast``, the table past the rounded corners painted over first), the
+    one most like a card face of ``deck``, with that likeness; ``None`` when none shows a face."""
+    cuts = [(clean_corners(c, learn.corner_radius), score) for c, score in found]
+    shown = [cut for cut in cuts if face_contrast(cut[0], deck, params) >= learn.min_contrast]
+    if not shown:
+        return None
+    return max(((_likeness(c[0], deck, params), c) for c in shown), key=lambda x: x[0])
 
 
 def learn_templates(
@@ -374,21 +523,25 @@ def learn_templates(
             skipped.append((path, "cannot be read as an image"))
             log.warning("%s: cannot be read as an image; skipped", path)
             continue
-        found = cut_outs(np.asarray(image, dtype=np.uint8), p, lp.candidates, lp.lenient_outlines)
+        picture = np.asarray(image, dtype=np.uint8)
+        found = cut_outs(picture, p, lp.candidates, lp.lenient_outlines)
+        chosen_cut = _face_cut(found, deck, p, lp)
+        if lp.paper_below > -1.0 and (chosen_cut is None or chosen_cut[0] < lp.paper_below):
+            # no cut-out the finder made looks like a card: a held card's paper may show it
+            paper = [(cut, 0.0) for cut in paper_cut_outs(picture, p)]
+            by_paper = _face_cut(paper, deck, p, lp)
+            if by_paper is not None and (chosen_cut is None or by_paper[0] > chosen_cut[0]):
+                chosen_cut, found = by_paper, found + paper
         if not found:
             skipped.append((path, "no card found"))
             log.warning("%s: no card found; skipped", path)
             continue
-        # the table seen past the rounded corners is painted over before anything is judged
-        cuts = [(clean_corners(c, lp.corner_radius), score) for c, score in found]
-        contrasts = [face_contrast(cut, deck, p) for cut, _ in cuts]
-        shown = [cut for cut, contrast in zip(cuts, contrasts, strict=True) if contrast >= lp.min_contrast]
-        if not shown:
-            skipped.append((path, f"no card face seen (contrast {contrasts[0]:.0f})"))
-            log.warning("%s: the cut-out shows no card face (contrast %.0f); skipped", path, contrasts[0])
+        if chosen_cut is None:
+            contrast = face_contrast(clean_corners(found[0][0], lp.corner_radius), deck, p)
+            skipped.append((path, f"no card face seen (contrast {contrast:.0f})"))
+            log.warning("%s: the cut-out shows no card face (contrast %.0f); skipped", path, contrast)
             continue
-        # of the cut-outs that show a face, the one most like a card face of the deck
-        likeness, cut = max(((_likeness(c[0], deck, p), c) for c in shown), key=lambda x: x[0])
+        likeness, cut = chosen_cut
         if likeness < lp.min_likeness:
             skipped.append((path, f"the cut-out looks like no card face (likeness {likeness:.2f})"))
             log.warning("%s: the cut-out looks like no card face (likeness %.2f); skipped", path, likeness)
@@ -398,8 +551,17 @@ def learn_templates(
         raise TemplateError(f"no photo listed in {str(labels_csv)!r} shows a card: nothing to learn")
     chosen: dict[Card, list[Image]] = {}
     reports: list[CardReport] = []
+    outliers: dict[Card, list[Photo]] = {}
     for card, card_photos in photos.items():
         kept, rejected, agreement = combine(card_photos, deck, p, lp)
+        if lp.other_decks and len(kept) > 1:
+            # a photo kept by the identifier's measure (the index alike) but too unlike the
+            # reference to be averaged in (another deck's print) may be another deck's card too
+            taken = averaged([x.image for x in kept], _shipped(card, deck), lp.combine)
+            rejected = rejected + [x for x, used in zip(kept, taken, strict=True) if not used]
+            kept = [x for x, used in zip(kept, taken, strict=True) if used]
+        if rejected:
+            outliers[card] = rejected
         for photo in rejected:
             log.warning("%s: rejected as an outlier among the photos of %s", photo.path, card)
         chosen[card] = _upright([photo.image for photo in kept], card, deck, p)
@@ -414,6 +576,23 @@ def learn_templates(
         for path in report.kept:
             skipped.append((path, why))
             log.warning("%s: %s; skipped", path, why)
+    other: dict[Card, Image] = {}
+    if lp.other_decks and deck is DeckKind.OKTRIS:
+        for card, photo in other_deck_photos(outliers, chosen, deck, p, lp).items():
+            (image,) = _upright([photo.image], card, deck, p)
+            other[card] = clean_corners(image, lp.corner_radius)
+            # the card's report (gone when its own photos were dropped as unconfirmed)
+            report = next((r for r in reports if r.card == card), CardReport(card, (), (photo.path,), 0.0))
+            if report in reports:
+                reports.remove(report)
+            reports.append(
+                replace(
+                    report,
+                    rejected=tuple(x for x in report.rejected if x != photo.path),
+                    other_deck=(photo.path,),
+                )
+            )
+            log.info("%s: taken as %s of another deck", photo.path, card)
     combined = combine_captures(chosen, deck, p.identify, lp.combine)
     faces: dict[Card, tuple[Image, ...]] = {
         card: (clean_corners(image, lp.corner_radius),) for card, image in combined.items()
@@ -422,6 +601,9 @@ def learn_templates(
         learned = {card: combined[card] for card in chosen if card in combined}
         for card, image in compose_learned(learned, p.identify, lp.combine).items():
             faces[card] += (clean_corners(image, lp.corner_radius),)
+    if other:
+        for card, image in [*other.items(), *compose_other_deck(other, combined, deck, p, lp).items()]:
+            faces[card] = (*faces.get(card, ()), clean_corners(image, lp.corner_radius))
     templates = Templates(deck, faces, source=str(out_dir))
     folder = templates.save(out_dir)
     missing = templates.missing(expected_cards(deck))

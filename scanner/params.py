@@ -375,9 +375,10 @@ class FindParams:
             quads they overlap (0.0: no such look).
         paper_fallback: in a frame in which no card is named, a card is looked for by its paper
             grown out from its print (``scanner.find_paper``): a card held before a white wall,
-            whose side on the wall hardly shows. Off by default: on the real photos it names one
-            more webcam card and one phone card wrongly at ``paper_agree`` 1, and nothing more at 2
-            (docs/studies/real-photos.md) ...
+            whose side on the wall hardly shows. On the real photos, with templates learned
+            in the webcam deck's style too (``calibration.templates``, ``LearnParams.other_decks``),
+            it names one more webcam card (5S) and no card wrongly at ``paper_agree`` 2; the
+            rendered scenes read as without it (docs/studies/real-photos.md) ...
         paper_ink_window: ... the print is what is darker than the lightest pixel within a disc
             of this fraction of the work image's long side (a black-hat) ...
         paper_ink_margin: ... by at least this many grey levels (L of Lab, 0..255) ...
@@ -394,7 +395,8 @@ class FindParams:
         paper_min_fill: ... the hull fills this fraction of its smallest box ...
         paper_min_solid: ... and the region this fraction of its hull.
         paper_agree: a card is named from the candidates when at least this many of them name it
-            and none names another card (``scanner.scan``).
+            and none names another card (``scanner.scan``): at 1 a phone 3S (a grey photo) was
+            named 3C by one candidate.
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -611,7 +613,7 @@ class FindParams:
     flat_min_shade: float = 0.15
     flat_faint_factor: float = 0.5
     flat_weak_below: float = 0.5
-    paper_fallback: bool = False
+    paper_fallback: bool = True
     paper_ink_window: float = 0.03
     paper_ink_margin: float = 25.0
     paper_glyph_area: tuple[float, float] = (0.00005, 0.004)
@@ -623,7 +625,7 @@ class FindParams:
     paper_aspect: tuple[float, float] = (0.86, 1.29)
     paper_min_fill: float = 0.85
     paper_min_solid: float = 0.6
-    paper_agree: int = 1
+    paper_agree: int = 2
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.05

@@ -12,7 +12,16 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from calibration.templates import LabelsError, LearnParams, Photo, combine, learn_templates, read_labels
+from calibration.templates import (
+    LabelsError,
+    LearnParams,
+    Photo,
+    combine,
+    compose_other_deck,
+    learn_templates,
+    other_deck_photos,
+    read_labels,
+)
 from scanner.faces import render_face
 from scanner.identify import identify
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH
@@ -250,8 +259,10 @@ def test_of_several_outlines_the_one_showing_a_card_face_is_learned(tmp_path: Pa
     table[300:552, 600:780] = small
     table = np.clip(table + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
     labels = write_set(tmp_path, [("7D", table)])
-    with pytest.raises(TemplateError, match="nothing to learn"):  # the largest alone: the blank sheet
-        learn_templates(labels, DeckKind.OKTRIS, tmp_path / "a", learn=LearnParams(candidates=1))
+    # the largest alone: the blank sheet (and no look for the card's paper, which finds the 7D)
+    alone = LearnParams(candidates=1, paper_below=-1.0)
+    with pytest.raises(TemplateError, match="nothing to learn"):
+        learn_templates(labels, DeckKind.OKTRIS, tmp_path / "a", learn=alone)
     report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "b")
     assert not report.skipped and [r.card for r in report.cards] == [card]
     learned = Templates.load(report.folder)
@@ -294,6 +305,10 @@ def test_learning_parameters_are_validated() -> None:
         LearnParams(min_contrast=-1.0)
     with pytest.raises(ValueError, match="lenient_outlines"):
         LearnParams(lenient_outlines=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="paper_below"):
+        LearnParams(paper_below=1.5)
+    with pytest.raises(ValueError, match="other_decks"):
+        LearnParams(other_decks=1)  # type: ignore[arg-type]
 
 
 def test_calibrate_templates_command_writes_a_folder_scan_can_use(
@@ -352,3 +367,83 @@ def test_oktris_photos_of_nine_to_king_become_decoys(tmp_path: Path) -> None:
     assert answer.card is None
     assert answer.candidate == king
     assert identify(shot(three, rng), learned, PARAMS.identify).card == three
+
+
+def held_before_a_wall(card: StdCard) -> Image:
+    """A 1280x720 webcam frame: a white wall, a beige shirt below, and ``card``'s built-in face
+    (its paper a little greyer than the wall) held by a hand whose fingers cross its left side;
+    blurred a little, with camera noise and dark specks.  The card's side on the wall makes no
+    outline of its own."""
+    rng = np.random.default_rng(3)
+    img = np.full((720, 1280, 3), 252.0, np.float32)
+    img[560:] = (120, 160, 185)
+    shipped = Templates.builtin(DeckKind.OKTRIS).faces[card][0].astype(np.float32) * 0.93
+    short, angle = 150.0, np.radians(6.0)
+    half = np.array([[-short, -short * 88 / 63], [short, -short * 88 / 63], [short, short * 88 / 63]])
+    half = np.vstack([half, [-short, short * 88 / 63]]) / 2.0
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    quad = half @ turn.T + [600.0, 330.0]
+    matrix = cv2.getPerspectiveTransform(CANONICAL, np.asarray(quad, np.float32))
+    warped = np.asarray(cv2.warpPerspective(shipped, matrix, (1280, 720)), np.float32)
+    inside = cv2.warpPerspective(np.ones((CARD_HEIGHT, CARD_WIDTH), np.float32), matrix, (1280, 720)) > 0.5
+    img[inside] = warped[inside]
+    left = int(quad[0][0])
+    skin = (140, 165, 215)
+    cv2.ellipse(img, (left - 90, 380), (70, 120), 0, 0, 360, skin, -1)  # the hand
+    for k in range(3):  # its fingers across the card's left side
+        cv2.ellipse(img, (left - 20, 300 + 28 * k), (50, 11), -8, 0, 360, skin, -1)
+    img = np.asarray(cv2.GaussianBlur(img, (0, 0), 2.5), np.float32)
+    img += rng.integers(-3, 4, img.shape).astype(np.float32)
+    img[rng.random((720, 1280)) < 0.003] = 40
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_a_card_held_before_a_white_wall_is_learned_from_its_paper(tmp_path: Path) -> None:
+    card = StdCard.parse("4D")
+    labels = write_set(tmp_path, [("4D", held_before_a_wall(card))])
+    # the finder's cut-outs are the wall, the shirt and the hand: no card face to learn
+    with pytest.raises(TemplateError, match="nothing to learn"):
+        learn_templates(labels, DeckKind.OKTRIS, tmp_path / "off", learn=LearnParams(paper_below=-1.0))
+    report = learn_templates(labels, DeckKind.OKTRIS, tmp_path / "on")
+    assert [r.card for r in report.cards] == [card] and not report.skipped
+    learned = Templates.load(report.folder, DeckKind.OKTRIS)
+    assert (
+        identify(face(card), Templates(DeckKind.OKTRIS, {card: learned.faces[card]}), PARAMS.identify).card
+        == card
+    )
+
+
+def test_a_rejected_photo_whose_index_matches_its_peers_is_the_card_in_another_deck() -> None:
+    rng = np.random.default_rng(12)
+    chosen: dict[Card, list[Image]] = {
+        StdCard.parse(t): [shot(StdCard.parse(t), rng)] for t in ("2H", "7H", "4C", "3D")
+    }
+    blots = np.full((CARD_HEIGHT, CARD_WIDTH, 3), 215, np.uint8)  # a wall cut out round a held card
+    for _ in range(14):
+        centre = (int(rng.integers(0, CARD_WIDTH)), int(rng.integers(0, CARD_HEIGHT)))
+        cv2.circle(blots, centre, int(rng.integers(8, 22)), (60, 60, 60), -1)
+    four = StdCard.parse("4H")
+    path = Path("x.png")
+    real = Photo(path, four, shot(four, rng), 0.0)
+    wall = Photo(path, four, np.asarray(cv2.GaussianBlur(blots, (0, 0), 2), np.uint8), 0.0)
+    # a 7H labelled 4H matches the hearts too, but the learned cards name it: a wrong label
+    mislabelled = Photo(path, four, shot(StdCard.parse("7H"), rng), 0.0)
+    learn = LearnParams()
+    assert other_deck_photos({four: [wall, real]}, chosen, DeckKind.OKTRIS, PARAMS, learn) == {four: real}
+    assert other_deck_photos({four: [wall]}, chosen, DeckKind.OKTRIS, PARAMS, learn) == {}
+    assert other_deck_photos({four: [mislabelled]}, chosen, DeckKind.OKTRIS, PARAMS, learn) == {}
+
+
+def test_cards_of_another_deck_are_composed_from_its_ranks_and_the_learned_suits() -> None:
+    rng = np.random.default_rng(13)
+    learned: dict[Card, Image] = {StdCard.parse(t): shot(StdCard.parse(t), rng) for t in ("2D", "7D", "3C")}
+    other: dict[Card, Image] = {StdCard.parse("4H"): shot(StdCard.parse("4H"), rng)}
+    composed = compose_other_deck(other, learned, DeckKind.OKTRIS, PARAMS, LearnParams())
+    # the 4 in the other deck's style, with the learned diamonds' and clubs' symbols; no spade
+    # was learned, and no other rank of the other deck
+    assert set(composed) == {StdCard.parse("4D"), StdCard.parse("4C")}
+    four = StdCard.parse("4D")
+    templates = Templates(
+        DeckKind.OKTRIS, {four: (composed[four],), StdCard.parse("4H"): (other[StdCard.parse("4H")],)}
+    )
+    assert identify(shot(four, rng), templates, PARAMS.identify).card == four

@@ -12,6 +12,7 @@ from calibration.template_combine import (
     CombineParams,
     align,
     average,
+    averaged,
     combine_captures,
     compose_learned,
     paper_colour,
@@ -108,6 +109,21 @@ def test_a_blurred_or_wrong_capture_is_left_out_of_the_average() -> None:
     for shipped in (SHIPPED.faces[card], ()):
         _, _, used = average([good[0], blurred, good[2], wrong], shipped, CombineParams())
         assert used == 2, shipped
+
+
+def test_which_captures_go_into_the_average_is_told_capture_by_capture() -> None:
+    card = StdCard.parse("5S")
+    good = captures_of("5S")
+    blurred = np.asarray(cv2.GaussianBlur(good[1], (0, 0), 9), dtype=np.uint8)
+    wrong = captures_of("AD")[0]
+    for shipped in (SHIPPED.faces[card], ()):
+        assert averaged([good[0], blurred, good[2], wrong], shipped, CombineParams()) == [
+            True,
+            False,
+            True,
+            False,
+        ], shipped
+    assert averaged([], (), CombineParams()) == []
 
 
 def test_cards_of_one_suit_share_the_suit_and_of_one_rank_and_colour_the_rank() -> None:

@@ -69,12 +69,8 @@ def test_a_held_card_on_a_white_wall_is_outlined_by_its_paper_within_a_few_pixel
 
 def test_the_scanner_names_the_held_card_only_with_the_paper_look() -> None:
     img, truth = held_card()
-    on = (
-        Scanner(DeckKind.OKTRIS, params=ScannerParams(find=FindParams(paper_fallback=True)))
-        .scan(img)
-        .detections
-    )
-    off = Scanner(DeckKind.OKTRIS).scan(img)  # the paper look is off by default
+    on = Scanner(DeckKind.OKTRIS).scan(img).detections  # the paper look is on by default
+    off = Scanner(DeckKind.OKTRIS, params=ScannerParams(find=FindParams(paper_fallback=False))).scan(img)
     assert not any(d.card is not None for d in off.detections)
     named = [d for d in on if d.card is not None]
     assert [str(d.card) for d in named] == ["4D"]
@@ -89,8 +85,7 @@ def test_an_empty_light_wall_gives_no_outline_and_no_card(level: int) -> None:
     frame = np.clip(img, 0, 255).astype(np.uint8)
     cv2.ellipse(frame, (300, 500), (70, 160), 0, 0, 360, SKIN, -1)  # a hand, no card
     assert paper_quads(make_work(frame, PARAMS), PARAMS) == []
-    looking = ScannerParams(find=FindParams(paper_fallback=True))
-    assert Scanner(DeckKind.OKTRIS, params=looking).scan(frame).detections == ()
+    assert Scanner(DeckKind.OKTRIS).scan(frame).detections == ()  # the look is on by default
 
 
 @pytest.mark.parametrize(
@@ -109,3 +104,11 @@ def test_an_empty_light_wall_gives_no_outline_and_no_card(level: int) -> None:
 def test_bad_paper_parameters_are_refused_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
         FindParams(**{field: value})  # type: ignore[arg-type]
+
+
+def test_the_held_card_is_named_by_several_candidates_that_agree() -> None:
+    img, _ = held_card()
+    # the default asks two candidates naming the card (one alone named a phone 3S 3C)
+    assert FindParams().paper_agree == 2
+    strict = ScannerParams(find=FindParams(paper_agree=50))
+    assert not any(d.card is not None for d in Scanner(DeckKind.OKTRIS, params=strict).scan(img).detections)
