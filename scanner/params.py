@@ -1230,6 +1230,14 @@ class CoveredParams:
             first, until one names its cards (``size_settle``), instead of the best scored alone
             (a hand row of held-out scene 7373-011 was read at 107 px, tied with 90 and 82 px,
             against a true 82-90).
+        probe_reread: the corners the frame-wide size probe read and left unnamed are read again
+            at the size it chose as every other corner is (turned, moved, searched where they read
+            unclear), as a cluster's own probe leaves them, first and beyond the frame's read
+            budgets (at most ``size_probes`` corners; counted, they took the reads of corners
+            read after them and a held-out hand card was lost). Off: only the probe's plain read
+            at that size, which leaves a corner a few pixels or degrees off unnamed (fixture
+            scene_019's pile P, read at 1.11 of its size; on, 4 cards more over the fixtures and
+            eight rendered folders, none lost, no wrong name).
         search_reads: a corner that names no card (as it lay, turned and moved) but whose best
             card scored at least ``search_min_score`` is read once more with its index looked for
             ``search_wide_px`` (canonical card pixels) around its place instead of ``search_px``,
@@ -1397,6 +1405,7 @@ class CoveredParams:
     junction_reads: int = 32
     size_settle: int = 2
     size_ties: bool = True
+    probe_reread: bool = True
     unfound_probe: bool = True
     unfound_sizes: int = 2
     local_size: bool = True
@@ -1526,6 +1535,7 @@ class CoveredParams:
         _check_int("covered.junction_reads", self.junction_reads, 0, 1000)
         _check_int("covered.size_settle", self.size_settle, 0, 1000)
         _check_bool("covered.size_ties", self.size_ties)
+        _check_bool("covered.probe_reread", self.probe_reread)
         _check_bool("covered.unfound_probe", self.unfound_probe)
         _check_int("covered.unfound_sizes", self.unfound_sizes, 1, 32)
         _check_bool("covered.local_size", self.local_size)
