@@ -642,16 +642,18 @@ def read_covered(
             # first) until one names its cards (``size_settle``); the corners named at the others
             # are read again
             shorts = [chosen, *tied]
-            probed = _named_at(proposals, probed, named)
+            again = probed - _named_at(proposals, probed, named)
         else:
             shorts = shorts if chosen is None else [chosen]
             if chosen is not None and p.probe_reread:
-                # the corners left unnamed were read plainly at the size chosen only: read
-                # again below, turned and moved where they read unclear (as a cluster's), first
-                # and beyond the frame's read budgets (at most ``size_probes`` of them: counted,
-                # they took the reads of corners read after them)
+                # the corners left unnamed were read plainly at the size chosen only
                 again = probed - _named_at(proposals, probed, named)
-                probed -= again
+        probed -= again
+        if not p.probe_reread:
+            again = set()
+        # (``probe_reread``) the corners read again are read first and beyond the frame's read
+        # budgets, turned and moved where they read unclear, as a cluster's: at most
+        # ``size_probes`` of them; counted, they took the reads of corners read after them
         if unfound and chosen is None:
             # no corner probed named a card: the likeliest sizes are read in turn until one names
             # its cards (``size_settle``)
