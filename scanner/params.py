@@ -1232,6 +1232,15 @@ class CoveredParams:
             first, until one names its cards (``size_settle``), instead of the best scored alone
             (a hand row of held-out scene 7373-011 was read at 107 px, tied with 90 and 82 px,
             against a true 82-90).
+        probe_reread: the corners the frame-wide size probe read and left unnamed are read again
+            at the size it chose (or at the sizes tied, ``size_ties``) as every other corner is
+            (turned, moved, searched where they read unclear), as a cluster's own probe leaves
+            them, first and beyond the frame's read budgets (at most ``size_probes`` corners;
+            counted, they took the reads of corners read after them and a held-out hand card was
+            lost). Off: the probe's plain read at that size only, which leaves a corner a few
+            pixels or degrees off unnamed (fixture scene_019's pile P, read at 1.11 of its size;
+            on, 7 cards more over the fixtures and eight rendered folders, none lost, no wrong
+            name).
         search_reads: a corner that names no card (as it lay, turned and moved) but whose best
             card scored at least ``search_min_score`` is read once more with its index looked for
             ``search_wide_px`` (canonical card pixels) around its place instead of ``search_px``,
@@ -1399,6 +1408,7 @@ class CoveredParams:
     junction_reads: int = 32
     size_settle: int = 2
     size_ties: bool = True
+    probe_reread: bool = True
     unfound_probe: bool = True
     unfound_sizes: int = 2
     local_size: bool = True
@@ -1528,6 +1538,7 @@ class CoveredParams:
         _check_int("covered.junction_reads", self.junction_reads, 0, 1000)
         _check_int("covered.size_settle", self.size_settle, 0, 1000)
         _check_bool("covered.size_ties", self.size_ties)
+        _check_bool("covered.probe_reread", self.probe_reread)
         _check_bool("covered.unfound_probe", self.unfound_probe)
         _check_int("covered.unfound_sizes", self.unfound_sizes, 1, 32)
         _check_bool("covered.local_size", self.local_size)

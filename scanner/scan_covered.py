@@ -10,22 +10,22 @@ index.  Here the index decides instead of the geometry:
    part inside them reaches the outline of the card pixels (the middle card of a fan of
    three, ``CoveredParams.overlap_open``: its corners are then read as they lie and turned
    only);
-2. every right-handed corner near them (``scanner.find_corners``: corners of
-   the outlines of card parts, and straight card edges meeting at a right angle)
-   is taken for the top-left corner of a card of the frame's card size
-   (calibration's ``card_size_px``, else the cards identified; with neither,
-   the index chooses: a few corners are read at candidate sizes, those of the
-   cards found and those whole card sides and long straight edges give,
-   ``scanner.covered_size``, and the size naming most of them is the frame's; a
-   cluster of touching cards holding no card identified chooses its own size so,
-   ``CoveredParams.cluster_probes``; a frame left with two sizes, or sizes tied in the
-   probe (``CoveredParams.size_ties``), keeps to the one that names its cards,
-   ``CoveredParams.size_settle``; with no card found at all, the probe chooses among the sizes
-   whole sides and long edges give, ``CoveredParams.unfound_probe``); a corner that names
-   nothing at the frame's size is read again at the size the cards identified imply at its
-   place (a plane fitted over their sizes, ``covered_size.local_shorts``) where that differs,
-   ``CoveredParams.local_size``: a tilted camera sees one frame's cards at sizes up to a
-   quarter apart;
+2. every right-handed corner near them (``scanner.find_corners``: corners of the outlines of
+   card parts, and straight card edges meeting at a right angle) is taken for the top-left
+   corner of a card of the frame's card size (calibration's ``card_size_px``, else the cards
+   identified; with neither, the index chooses: a few corners are read at candidate sizes,
+   those of the cards found and those whole card sides and long straight edges give,
+   ``scanner.covered_size``, and the size naming most of them is the frame's, at which the
+   corners it read and left unnamed are read again as the others are, first and beyond the
+   read budgets, ``CoveredParams.probe_reread``; a cluster of touching cards holding no card
+   identified chooses its own size so, ``CoveredParams.cluster_probes``; a frame left with
+   two sizes, or sizes tied in the probe (``CoveredParams.size_ties``), keeps to the one
+   that names its cards, ``CoveredParams.size_settle``; with no card found at all, the probe
+   chooses among the sizes whole sides and long edges give,
+   ``CoveredParams.unfound_probe``); a corner that names nothing at the frame's size is read
+   again at the size the cards identified imply at its place (a plane fitted over their
+   sizes, ``covered_size.local_shorts``) where that differs, ``CoveredParams.local_size``: a
+   tilted camera sees one frame's cards at sizes up to a quarter apart;
 3. only corners whose index box lies on card pixels, holds print and lies
    outside every card already identified (or on another card part than the
    index it was identified at: a card lying on it) are read, at most
@@ -623,6 +623,7 @@ def read_covered(
     search_reads = p.search_reads if plain else 0
     named: list[_Named] = []
     probed: set[int] = set()
+    again: set[int] = set()
     if params.find.card_size_px is None and not identified and p.size_probes > 0:
         sides = whole_sides(work.union, smallest, p)
         edges = longest_edges(work, p)
@@ -641,9 +642,18 @@ def read_covered(
             # first) until one names its cards (``size_settle``); the corners named at the others
             # are read again
             shorts = [chosen, *tied]
-            probed = _named_at(proposals, probed, named)
+            again = probed - _named_at(proposals, probed, named)
         else:
             shorts = shorts if chosen is None else [chosen]
+            if chosen is not None and p.probe_reread:
+                # the corners left unnamed were read plainly at the size chosen only
+                again = probed - _named_at(proposals, probed, named)
+        probed -= again
+        if not p.probe_reread:
+            again = set()
+        # (``probe_reread``) the corners read again are read first and beyond the frame's read
+        # budgets, turned and moved where they read unclear, as a cluster's: at most
+        # ``size_probes`` of them; counted, they took the reads of corners read after them
         if unfound and chosen is None:
             # no corner probed named a card: the likeliest sizes are read in turn until one names
             # its cards (``size_settle``)
@@ -659,7 +669,8 @@ def read_covered(
         probed |= extra_probed
     votes = [0] * len(shorts)
     local = _local_sizes(proposals, shorts, identified, own_size, params)
-    for k, proposal in enumerate(proposals):
+    for k in sorted(range(len(proposals)), key=lambda k: k not in again):
+        proposal = proposals[k]
         if k in probed:
             continue
         if len(shorts) > 1 and 0 < p.size_settle <= max(votes) and votes.count(0) == len(votes) - 1:
@@ -668,29 +679,33 @@ def read_covered(
             shorts, votes = [shorts[votes.index(max(votes))]], [max(votes)]
         for short in [own_size[k]] if k in own_size else local.get(k, shorts):
             limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
-            if reads >= limit or not _worth_reading(proposal, short, work, cards, own, params, labels):
+            # a corner the probe read is read again beyond the frame's budgets (``probe_reread``)
+            counted = k not in again
+            if (reads >= limit and counted) or not _worth_reading(
+                proposal, short, work, cards, own, params, labels
+            ):
                 continue
-            reads += 1
+            reads += 1 if counted else 0
             quad = card_quad(proposal, short, params.find.card_aspect)
             budget = p.turn_reads - turn_reads
             reading, angle, extra = read_corner_turning(
                 frame, quad / work.scale, templates, params, budget, scene
             )
-            turn_reads += extra
+            turn_reads += extra if counted else 0
             at = proposal
             first = reading
             if reading.card is None and p.shift_reads > shift_reads and not proposal.junction:
                 moved, at, extra = read_corner_shifting(
                     frame, proposal, short, work.scale, templates, params, p.shift_reads - shift_reads, scene
                 )
-                shift_reads += extra
+                shift_reads += extra if counted else 0
                 reading = moved if moved is not None else reading
             searched = False
             if reading.card is None and p.search_reads > search_reads:
                 found, turn, extra = read_corner_searching(
                     frame, quad / work.scale, first, templates, params, p.search_reads - search_reads, scene
                 )
-                search_reads += extra
+                search_reads += extra if counted else 0
                 if found is not None:
                     reading, angle, searched = found, turn, True
             if reading.card is not None:

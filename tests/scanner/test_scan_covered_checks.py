@@ -37,8 +37,15 @@ RELAY = replace(BASE, covered=replace(BASE.covered, centre_relay=True))  # on by
         (6767, 13, replace(BASE, covered=replace(BASE.covered, centre_check=False))),
         # a pile's whole top 4 named at its corner, laid out at the probe's size, 21% too large: no
         # true card within the benchmark's reach (a false card); its index reads best at 0.9 (its
-        # centre reads 4 on the outline laid out again, ``centre_relay``, which mends it too)
-        (3434, 33, replace(BASE, covered=replace(BASE.covered, resize_steps=(), centre_relay=False))),
+        # centre reads 4 on the outline laid out again, ``centre_relay``, which mends it too; the
+        # probe's corners read again at its size, ``probe_reread``, change the frame's reads: off here)
+        (
+            3434,
+            33,
+            replace(
+                BASE, covered=replace(BASE.covered, resize_steps=(), centre_relay=False, probe_reread=False)
+            ),
+        ),
         # a pile's whole top 3, its finder outline not named, named right at its corner label and
         # laid out 12% too large, nearer the hidden 4 at the bottom of the pile than to itself; the
         # identifier reads its centre 3 on the outline laid again from the read corner
