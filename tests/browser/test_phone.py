@@ -102,6 +102,10 @@ def test_a_game_entered_by_hand_on_one_phone_shows_live_on_another(
     enter("1", submit=None)
     enter("1", "2")
     enter("P", submit=None)
+    # the pile shows "Pass", a word on a card sized for "+2": the word fits inside the card
+    assert watcher_phone.locator("#top-card").inner_text() == "Pass"
+    fits = "(e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight)"
+    assert watcher_phone.evaluate(f"{fits}(document.querySelector('#top-card'))")
     enter("3", submit="Space")
     # Ana shows 6 and 2: 8 points, voided by the rule of 8; two rounds played, the game is over.
     enter("6", "2", submit="#reveal-submit")

@@ -178,7 +178,8 @@
     if (oc) {
       var top = $("#top-card");
       top.textContent = oc.top === null ? "no card yet" : oc.top;
-      top.className = "pile-card" + (oc.top === null ? " empty" : isRed(oc.top) ? "" : " black");
+      top.className = "pile-card" + (oc.top === null ? " empty" : isRed(oc.top) ? "" : " black") +
+        (oc.top !== null && String(oc.top).length > 2 ? " word" : "");  // "Pass": a smaller face
       $("#running").textContent = oc.running === null ? "–" : oc.running;
       $("#pile-note").textContent = oc.chain ? "base " + oc.base + " + " + (2 * oc.chain) + " from the chain" :
         (oc.running !== null ? "play up to " + (8 - oc.running) + " to stay ≤ 8" : "");
