@@ -283,6 +283,11 @@ class FindParams:
         top_lone_named: a card named from a corner (its whole outline not found) that overlaps
             no other outline is on top, as a card found whole is: nothing found lies over it
             (a hand over the top card's middle leaves it no outline of its own).
+        top_corner_sides: the sides (the weakest sign of which card lies over which) never put a
+            card named from a corner over a card named and found whole: the first's outline is
+            laid out from its corner, beyond that a guess, whose sides may run over the other
+            card's print (a covered 2 named beside the 1 just played on it was marked on top of
+            it); the index and the print still can.
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -531,6 +536,7 @@ class FindParams:
     top_refit_near_best: float = 0.9
     top_refit_around: bool = True
     top_lone_named: bool = True
+    top_corner_sides: bool = True
     top_skin: bool = True
     top_skin_min_known: float = 0.5
     top_skin_share: float = 0.0
@@ -905,6 +911,7 @@ class FindParams:
         _check_bool("find.flat_fallback", self.flat_fallback)
         _check_bool("find.top_refit_around", self.top_refit_around)
         _check_bool("find.top_lone_named", self.top_lone_named)
+        _check_bool("find.top_corner_sides", self.top_corner_sides)
         _check("find.top_uncovered_share", self.top_uncovered_share, 0.01, 10.0)
         _check_bool("find.top_skin", self.top_skin)
         _check("find.top_skin_min_known", self.top_skin_min_known, 0.05, 1.0)
