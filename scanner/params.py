@@ -1092,11 +1092,12 @@ class CoveredParams:
             when a card of that name is identified within this many short sides of it
             (``scan_covered._apart``; 0: off): the found outline then lies over that card's
             neighbour in a fan or a row, whose print it reads (an Octoplus fan's covered 5
-            whose outline ranked the +2 over it first, at 0.11).  Off by default: at 0.5 it
-            names that 5 and changes nothing else over the fixtures and 14 rendered held-out
-            folders, but the recorded Octoplus round re-rendered at JPEG quality 52 with noise
-            seed 2 (``benchmarks.recorded_games``) loses a play, as it did with the looser
-            ``veto_score``.
+            whose outline ranked the +2 over it first, at 0.11).  At 0.5 it names that 5 and a
+            card of held-out 5151 and changes nothing else over the fixtures and 14 rendered
+            folders; it once cost a play of the recorded Octoplus round re-rendered at JPEG
+            quality 52 with noise seed 2 (``benchmarks.recorded_games``), where the 2 it names
+            under the 1 just played was put over the 1 by the sides alone: no longer, with
+            ``FindParams.top_corner_sides``.
         size_candidates: at most this many candidate sizes: those of the outlines found, then
             those that whole card sides on the outline of the card pixels agree with, then
             those of the ``size_edges`` longest straight edges on card pixels taken for long
@@ -1364,7 +1365,7 @@ class CoveredParams:
     veto_lead: float = 0.02
     veto_score: float = 0.0
     veto_named: bool = True
-    veto_near: float = 0.0
+    veto_near: float = 0.5
     size_votes: int = 2
     size_candidates: int = 10
     size_edges: int = 3

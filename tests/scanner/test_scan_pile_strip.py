@@ -33,7 +33,7 @@ def test_a_pile_card_strip_beside_the_top_card_is_named() -> None:
     # Both are one corner at ``duplicate_angle`` 10 and the first (off) is read. The 7S read is
     # then vetoed by the outline found over the 2S and the strip, ranked 2S, unless a card of
     # that name is identified elsewhere in the frame (``veto_named``) or beside that outline
-    # (``veto_near``, off by default): either rule alone keeps the 7S.
+    # (``veto_near``): either rule alone keeps the 7S.
     base = ScannerParams()
     named, present = _named("scene_012.jpg", base)
     assert "7S" in named

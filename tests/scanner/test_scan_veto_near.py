@@ -17,10 +17,10 @@ from scanner.scan import Scanner
 from scorer.cards import DeckKind
 
 SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
-# off by default (it costs a play of a recorded round); the 5's corner is named by the blurred
-# read of unclear labels (``octo_blur``, on by default), on in both
-OFF = ScannerParams()
-ON = replace(OFF, covered=replace(OFF.covered, veto_near=0.5))
+# on by default; the 5's corner is named by the blurred read of unclear labels (``octo_blur``, on
+# by default), on in both
+ON = ScannerParams()
+OFF = replace(ON, covered=replace(ON.covered, veto_near=0.0))
 
 
 def test_the_fan_card_under_its_named_neighbour_is_named() -> None:
