@@ -231,9 +231,10 @@ def top_flags(
     it was named from); ``marked``: it was marked ``top`` before.  Which of two overlapping cards
     lies over the other is ``order_above``'s answer unless ``printed`` (``printed[i, j]``: the
     print where they overlap is ``i``'s, ``scanner.find_top_print.print_over``) or, stronger
-    still, ``index_over`` says otherwise.  A card
-    that another lies over is not on top; otherwise a named card found whole is on top; a card
-    named from a corner is on top when it lies over another card or was marked (read at both
+    still, ``index_over`` says otherwise; with ``top_corner_sides``, ``order_above`` never puts
+    a card named from a corner over a card named whole (past its corner the first's outline is
+    a guess).  A card that another lies over is not on top; otherwise a named card found whole
+    is on top; a card named from a corner is on top when it lies over another card or was marked (read at both
     its index corners) or, with ``top_lone_named``, overlaps no other outline; a card not
     identified keeps its mark.  ``pairs``: ``overlapping``'s
     answer, when already known; ``indexed``: ``index_over``'s, when already worked out (and
