@@ -234,11 +234,11 @@ def top_flags(
     still, ``index_over`` says otherwise; with ``top_corner_sides``, ``order_above`` never puts
     a card named from a corner over a card named whole (past its corner the first's outline is
     a guess).  A card that another lies over is not on top; otherwise a named card found whole
-    is on top; a card named from a corner is on top when it lies over another card or was marked (read at both
-    its index corners) or, with ``top_lone_named``, overlaps no other outline; a card not
-    identified keeps its mark.  ``pairs``: ``overlapping``'s
-    answer, when already known; ``indexed``: ``index_over``'s, when already worked out (and
-    checked against the print, ``scanner.find_top_print.index_shown``).
+    is on top; a card named from a corner is on top when it lies over another card or was
+    marked (read at both its index corners) or, with ``top_lone_named``, overlaps no other
+    outline; a card not identified keeps its mark.  ``pairs``: ``overlapping``'s answer, when
+    already known; ``indexed``: ``index_over``'s, when already worked out (and checked against
+    the print, ``scanner.find_top_print.index_shown``).
     """
     if pairs is None:
         pairs = overlapping(quads, p)
