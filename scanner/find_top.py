@@ -253,11 +253,11 @@ def top_flags(
         # corner) is on top, every other keeps its mark
         return [True if alone else m for alone, m in zip(lone, marked, strict=True)]
     sides = order_above(quads, work, p, pairs)
+    is_named, is_whole = np.asarray(named, bool), np.asarray(whole, bool)
     if p.top_corner_sides:
         # an outline laid out from a corner is a guess past it: its sides do not put it over a
         # card named on its whole outline
-        sure = np.asarray(named, bool) & np.asarray(whole, bool)
-        sides[np.ix_(np.asarray(named, bool) & ~np.asarray(whole, bool), sure)] = False
+        sides[np.ix_(is_named & ~is_whole, is_named & is_whole)] = False
     by_index = index_over(quads, named, p, pairs) if indexed is None else indexed.copy()
     by_index &= ~by_index.T  # each read inside the other: the index boxes do not tell
     strong = by_index if printed is None else (printed & ~by_index.T) | by_index
@@ -266,7 +266,7 @@ def top_flags(
     chained = _chains(strong)
     above = (sides & ~chained.T) | strong
     small = _smaller_than_named(quads, named, p)
-    above[np.ix_(small, np.asarray(named, bool))] = False
+    above[np.ix_(small, is_named)] = False
     flags: list[bool] = []
     for i in range(len(quads)):
         if above[:, i].any():
