@@ -1328,6 +1328,35 @@ class CoveredParams:
             better smaller (on scenes rendered with six other seeds, an 8H read as 6H at 0.744
             reads 8H at 0.802 at 0.9 of its size; the other card ranked first there by a right
             name scored 0.039 under it or less).
+        motion_reads: in a frame smeared by motion (``scanner.motion``: measured on the cards
+            identified whole), up to this many corners read and left unnamed, the best read first,
+            are read again against templates smeared by the same line as each card shows it
+            (0: off)...
+        motion_cards: ...the blur measured on at most this many cards identified whole (the
+            largest first)...
+        motion_min_fit: ...whose print correlates with their template unsmeared this much at
+            least (a card of a fan whose outline holds the cards over it, or a template laid onto
+            another card, fits better smeared, as a motion would: the whole cards of the fixtures
+            fit theirs 0.91-0.98 with a motion blur of 6 px or none, a fan card under two others
+            0.73, a template on another card 0.3-0.6)...
+        motion_lengths: ...by lines of these lengths (frame pixels)...
+        motion_angle_step: ...every this many degrees (and the line as a card shows it rounded to
+            this step)...
+        motion_min_gain: ...the best line kept when the cards' print correlates this much better
+            with their templates smeared by it than unsmeared or softened by any of
+            ``motion_soft`` (over the fixtures and three rendered folders, 145 frames measured:
+            every sharp frame 0.000 or less, the frames smeared 6-7 px 0.011-0.024, 4-5 px
+            0.006-0.017 or not told from sharp)...
+        motion_soft: ...(Gaussians, frame pixels, over ``motion_defocus``: a frame out of focus
+            fits a short line better than the sharp templates, as a motion would)...
+        motion_defocus: ...the templates laid on the cards softened by this Gaussian (frame pixels;
+            every camera's print is a little soft)...
+        motion_highpass: ...and both compared less their blur by this Gaussian (frame pixels: light
+            and glare across the card do not count)...
+        motion_align_px: ...after the frame's print is moved onto the template's by the affine map
+            that fits them best, found in at most ``motion_align_steps`` steps, when that moves no
+            corner of the card's box more than this (frame pixels; 0: not moved): an outline a few
+            pixels off fits the template better smeared, as a motion would.
     """
 
     enabled: bool = True
@@ -1448,6 +1477,17 @@ class CoveredParams:
     resize_steps: tuple[float, ...] = (0.86, 0.9)
     resize_gain: float = 0.03
     resize_rival: float | None = 0.0
+    motion_reads: int = 16
+    motion_cards: int = 3
+    motion_min_fit: float = 0.85
+    motion_lengths: tuple[float, ...] = (3.0, 5.0, 7.0, 9.0)
+    motion_angle_step: float = 15.0
+    motion_min_gain: float = 0.005
+    motion_soft: tuple[float, ...] = (0.7, 1.2)
+    motion_defocus: float = 1.0
+    motion_highpass: float = 6.0
+    motion_align_px: float = 8.0
+    motion_align_steps: int = 20
 
     def __post_init__(self) -> None:
         self.validate()
@@ -1558,6 +1598,17 @@ class CoveredParams:
         _check_int("covered.search_wide_px", self.search_wide_px, 0, 40)
         _check("covered.search_min_score", self.search_min_score, 0.0, 1.0)
         _check("covered.search_lead", self.search_lead, 0.0, 1.0)
+        _check_int("covered.motion_reads", self.motion_reads, 0, 1000)
+        _check_int("covered.motion_cards", self.motion_cards, 1, 32)
+        _check("covered.motion_min_fit", self.motion_min_fit, -1.0, 1.0)
+        _check_steps("covered.motion_lengths", self.motion_lengths, 1.0, 40.0)
+        _check("covered.motion_angle_step", self.motion_angle_step, 1.0, 90.0)
+        _check("covered.motion_min_gain", self.motion_min_gain, 0.0, 1.0)
+        _check_steps("covered.motion_soft", self.motion_soft, 0.1, 10.0)
+        _check("covered.motion_defocus", self.motion_defocus, 0.0, 10.0)
+        _check("covered.motion_highpass", self.motion_highpass, 1.0, 100.0)
+        _check("covered.motion_align_px", self.motion_align_px, 0.0, 100.0)
+        _check_int("covered.motion_align_steps", self.motion_align_steps, 1, 1000)
         _check_int("covered.gap_reads", self.gap_reads, 0, 1000)
         _check("covered.gap_turn", self.gap_turn, 0.0, 90.0)
         _check("covered.gap_size", self.gap_size, 0.0, 1.0)

@@ -38,7 +38,9 @@ index.  Here the index decides instead of the geometry:
    over it cuts that side, short of the card's own corner), and one still unclear is read with
    its index looked for farther around it, turned farther (``read_corner_searching``); last, a
    card missing between two named cards of a row or a fan is read where their poses put it
-   (``_gap_named``, ``find_corners.gap_corners``);
+   (``_gap_named``, ``find_corners.gap_corners``); in a frame smeared by motion, measured on the
+   cards identified whole (``scanner.motion``), the corners read and left unnamed are read again
+   against templates smeared as each card shows that motion (``CoveredParams.motion_reads``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels), or, a read left unnamed so, when a
@@ -88,6 +90,7 @@ from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
 from scanner.identify import identify
 from scanner.identify_view import CardView
+from scanner.motion import canonical_line, estimate_motion, motion_templates
 from scanner.params import CoveredParams, FindParams, ScannerParams
 from scanner.scan_relay import anchored_outlines
 from scanner.templates import Templates, in_deck
@@ -669,6 +672,7 @@ def read_covered(
         probed |= extra_probed
     votes = [0] * len(shorts)
     local = _local_sizes(proposals, shorts, identified, own_size, params)
+    left: list[tuple[float, int, float]] = []  # corners read and left unnamed: first score, corner, size
     for k in sorted(range(len(proposals)), key=lambda k: k not in again):
         proposal = proposals[k]
         if k in probed:
@@ -719,6 +723,7 @@ def read_covered(
                 if k not in own_size and short in shorts:
                     votes[shorts.index(short)] += 1
                 break
+            left.append((first.score, k, short))
     log.debug(
         "covered: %d corners, %d read, %d read turned, %d read moved, %d searched, %d named",
         len(proposals),
@@ -728,6 +733,8 @@ def read_covered(
         search_reads,
         len(named),
     )
+    if p.motion_reads > 0 and left:
+        named += _motion_named(frame, work, detections, proposals, named, left, templates, params, scene)
     if p.gap_reads > 0:
         named += _gap_named(frame, work, cards, identified, named, templates, params, not plain, scene)
     if not named:
@@ -764,6 +771,50 @@ def read_covered(
         )
         out = [d for k, d in enumerate(out) if k not in there]
         out.append(detection)
+    return out
+
+
+def _motion_named(
+    frame: Image,
+    work: Work,
+    detections: list[Detection],
+    proposals: list[CornerProposal],
+    named: list[_Named],
+    left: list[tuple[float, int, float]],
+    templates: Templates,
+    params: ScannerParams,
+    scene: CornerScene,
+) -> list[_Named]:
+    """The corners read and left unnamed (``left``: first score, corner, card size) that name a
+    card read again against templates smeared as the frame is (``scanner.motion``), the best read
+    first, at most ``CoveredParams.motion_reads``; none when the cards identified whole show no
+    motion blur."""
+    p = params.covered
+    known = [(np.asarray(d.corners, np.float64), d.card) for d in detections if d.card is not None]
+    known.sort(key=lambda item: -float(abs(cv2.contourArea(item[0].astype(np.float32)))))
+    motion = estimate_motion(frame, [(q, c) for q, c in known if c is not None], templates, p)
+    if motion is None:
+        return []
+    log.debug(
+        "covered: motion blur %.0f px at %.0f degrees (fit %+.3f)", motion.length, motion.angle, motion.gain
+    )
+    size = (params.find.card_width, params.find.card_height)
+    done = _named_at(proposals, {k for _, k, _ in left}, named)
+    out: list[_Named] = []
+    for _, k, short in sorted(left, key=lambda item: -item[0])[: p.motion_reads]:
+        if k in done:
+            continue
+        proposal = proposals[k]
+        quad = card_quad(proposal, short, params.find.card_aspect) / work.scale
+        line = canonical_line(quad, motion, size, p.motion_angle_step)
+        smeared = motion_templates(templates, line, p.patch)
+        reading = read_corner(frame, quad, smeared, params, scene=scene)
+        if reading.card is None:
+            continue
+        laid = _fit_size(proposal, short, work, params) / work.scale
+        out.append(_Named(laid, reading, proposal.point))
+        scene.named.append(laid)
+        done.add(k)
     return out
 
 
