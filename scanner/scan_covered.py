@@ -128,8 +128,9 @@ class _Named:
     corner: FloatArray
     corners_read: int = 1
     moved: bool = False
-    """Read with the corner moved along its side (``read_corner_shifting``) or its index looked
-    for farther around it (``read_corner_searching``): a last resort."""
+    """Read with the corner moved along its side (``read_corner_shifting``), its index looked
+    for farther around it (``read_corner_searching``) or against templates smeared by the frame's
+    motion (``_motion_named``): a last resort."""
     gap: bool = False
     """Read between two named cards of a row or a fan (``_gap_named``; ``moved`` too): where it
     was read no card was named, so it is not taken for a card of its name whose outline holds
@@ -788,7 +789,8 @@ def _motion_named(
     """The corners read and left unnamed (``left``: first score, corner, card size) that name a
     card read again against templates smeared as the frame is (``scanner.motion``), the best read
     first, at most ``CoveredParams.motion_reads``; none when the cards identified whole show no
-    motion blur."""
+    motion blur.  Each is a last resort (``_Named.moved``): one whose corner lies inside a card of
+    its name read unsmeared is that card, read from its other index corner."""
     p = params.covered
     known = [(np.asarray(d.corners, np.float64), d.card) for d in detections if d.card is not None]
     known.sort(key=lambda item: -float(abs(cv2.contourArea(item[0].astype(np.float32)))))
@@ -812,7 +814,7 @@ def _motion_named(
         if reading.card is None:
             continue
         laid = _fit_size(proposal, short, work, params) / work.scale
-        out.append(_Named(laid, reading, proposal.point))
+        out.append(_Named(laid, reading, proposal.point, moved=True))
         scene.named.append(laid)
         done.add(k)
     return out
