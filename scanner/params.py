@@ -1364,17 +1364,19 @@ class CoveredParams:
             identified whole; the corner and its sides mapped into the table, the card laid there
             and mapped back; 0: off): a tilted camera sees a card far from it smaller and
             foreshortened, and the rectangle of the card's aspect laid at its corner misses its
-            index (over the fixtures and 14 rendered folders of 48 scenes, 27 more cards named
-            right, no wrong name more, 5 more piles' tops right; 32 reads named no more)...
+            index (over the fixtures and 14 rendered folders of 48 scenes, 2002 cards named right
+            became 2027 and 335 piles' tops right 341, with the same 6 wrong names; 32 reads
+            named no more)...
         plane_fit: ...the plane kept when it puts every such card's corners within this fraction
-            of its short side (the outlines found on the rendered scenes, tilted up to 20
-            degrees, fit one plane within 0.07; at 0.05 the plane of a few frames was left out
-            and 5 cards fewer named over 8 folders, at 0.15 none more)...
+            of its short side (the outlines found on a rendered folder tilted up to 20 degrees fit
+            their frame's plane within 0.07; at 0.05 a few frames' planes were left out and 5
+            cards fewer named over 8 folders, at 0.15 none more)...
         plane_replace: ...and a card so named replaces the cards found and not identified where it
             lies only when one of them is marked top (``False``: never); a card found under
             others is read again on its own outline after (``scanner.scan``), as a whole card that
             can be on top, where the card laid on the plane, not whole, could not (replacing any
-            named 4 cards more over 14 folders but lost a pile's top; never replacing lost 6).
+            named 4 cards more over the 15 folders but lost a pile's top; never replacing, 13
+            cards and 3 tops fewer).
     """
 
     enabled: bool = True
