@@ -32,10 +32,6 @@ from scanner.find_geometry import FloatArray, side_lengths
 
 __all__ = ["TablePlane", "fit_plane", "plane_quad"]
 
-_ROUNDS = 8
-"""Rounds of the alternating fit (the cards' places, then the homography): the fit settles in a
-few, as the homography of one card starts it close."""
-
 
 @dataclass(frozen=True)
 class TablePlane:
@@ -82,9 +78,10 @@ def _homography(table: FloatArray, frame: FloatArray) -> FloatArray | None:
     return np.asarray(matrix / matrix[2, 2], np.float64)
 
 
-def fit_plane(quads: list[FloatArray], aspect: float, tolerance: float) -> TablePlane | None:
+def fit_plane(quads: list[FloatArray], aspect: float, tolerance: float, rounds: int) -> TablePlane | None:
     """The table plane of the cards ``quads`` (frame pixels, TL TR BR BL, TL the index corner:
-    cards identified whole), or ``None`` when there are none, the fit fails, or some card's
+    cards identified whole), fitted in ``rounds`` rounds of the alternating fit (the cards'
+    places, then the homography), or ``None`` when there are none, the fit fails, or some card's
     corners lie farther than ``tolerance`` of its short side from where the plane puts them."""
     if not quads:
         return None
@@ -97,7 +94,7 @@ def fit_plane(quads: list[FloatArray], aspect: float, tolerance: float) -> Table
         return None
     places = [card] * len(quads)
     frame = np.concatenate(quads)
-    for _ in range(_ROUNDS if len(quads) > 1 else 0):
+    for _ in range(rounds if len(quads) > 1 else 0):
         inverse = np.asarray(np.linalg.inv(matrix), np.float64)
         places = [_placed(card, _apply(inverse, q)) for q in quads]
         again = _homography(np.concatenate(places), frame)
@@ -123,15 +120,15 @@ def plane_quad(plane: TablePlane, proposal: CornerProposal, scale: float, aspect
     it towards ``down``) and mapped back; frame pixels, TL TR BR BL.  ``None`` when the corner
     lies off the plane (beyond its horizon) or its sides map to nothing."""
     point = proposal.point / scale
-    step = 4.0  # frame pixels along each side: a direction's image, well inside a card
-    mapped = _apply(
-        plane.to_table, np.array([point, point + step * proposal.across, point + step * proposal.down])
-    )
-    if not np.isfinite(mapped).all():
+    matrix = plane.to_table
+    mapped = matrix @ np.array([point[0], point[1], 1.0])
+    if not np.isfinite(mapped).all() or abs(float(mapped[2])) < 1e-12:
         return None
-    origin = mapped[0]
-    across = mapped[1] - origin
-    down = mapped[2] - origin
+    origin = mapped[:2] / mapped[2]
+    # the sides' directions as the table sees them: the homography's derivative at the corner
+    derivative = (matrix[:2, :2] - np.outer(origin, matrix[2, :2])) / mapped[2]
+    across = derivative @ proposal.across
+    down = derivative @ proposal.down
     length = float(np.hypot(*across))
     if length < 1e-9:
         return None

@@ -1370,7 +1370,9 @@ class CoveredParams:
         plane_fit: ...the plane kept when it puts every such card's corners within this fraction
             of its short side (the outlines found on a rendered folder tilted up to 20 degrees fit
             their frame's plane within 0.07; at 0.05 a few frames' planes were left out and 5
-            cards fewer named over 8 folders, at 0.15 none more)...
+            cards fewer named over 8 folders, at 0.15 none more), fitted over several cards in
+            this many rounds of their places on the table and the homography over them (started
+            from the largest card's own homography, the fit settles in a few)...
         plane_replace: ...and a card so named replaces the cards found and not identified where it
             lies only when one of them is marked top (``False``: never); a card found under
             others is read again on its own outline after (``scanner.scan``), as a whole card that
@@ -1510,6 +1512,7 @@ class CoveredParams:
     motion_align_steps: int = 20
     plane_reads: int = 16
     plane_fit: float = 0.1
+    plane_rounds: int = 8
     plane_replace: bool = True
 
     def __post_init__(self) -> None:
@@ -1634,6 +1637,7 @@ class CoveredParams:
         _check_int("covered.motion_align_steps", self.motion_align_steps, 1, 1000)
         _check_int("covered.plane_reads", self.plane_reads, 0, 1000)
         _check("covered.plane_fit", self.plane_fit, 0.0, 1.0)
+        _check_int("covered.plane_rounds", self.plane_rounds, 0, 100)
         _check_bool("covered.plane_replace", self.plane_replace)
         _check_int("covered.gap_reads", self.gap_reads, 0, 1000)
         _check("covered.gap_turn", self.gap_turn, 0.0, 90.0)

@@ -848,7 +848,7 @@ def _plane_named(
     first, at most ``CoveredParams.plane_reads``; none when no plane fits."""
     p = params.covered
     quads = [np.asarray(d.corners, np.float64) for d in detections if d.card is not None]
-    plane = fit_plane(quads, params.find.card_aspect, p.plane_fit)
+    plane = fit_plane(quads, params.find.card_aspect, p.plane_fit, p.plane_rounds)
     if plane is None:
         return []
     done = _named_at(proposals, {k for _, k, _ in left}, named)

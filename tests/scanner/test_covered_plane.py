@@ -55,7 +55,7 @@ def test_the_plane_of_a_tilted_table_is_recovered_from_three_cards() -> None:
     assert all(
         abs(np.linalg.norm(q[3] - q[0]) / np.linalg.norm(q[1] - q[0]) - CARD_ASPECT) > 0.05 for q in whole
     )
-    plane = fit_plane(whole, CARD_ASPECT, 0.02)
+    plane = fit_plane(whole, CARD_ASPECT, 0.02, 8)
     assert plane is not None and plane.misfit < 1e-3
     # a card lying elsewhere on the table, found by its index corner, is laid where it lies
     covered = _seen(1.5, 2.0, 110.0)
@@ -73,7 +73,7 @@ def test_the_plane_of_a_tilted_table_is_recovered_from_three_cards() -> None:
 
 def test_one_card_is_its_own_plane_and_work_pixels_are_scaled() -> None:
     card = _seen(0.0, 0.0, 20.0)
-    plane = fit_plane([card], CARD_ASPECT, 1e-6)
+    plane = fit_plane([card], CARD_ASPECT, 1e-6, 8)
     assert plane is not None
     laid = plane_quad(plane, _proposal(card * 0.5), 0.5, CARD_ASPECT)
     assert laid is not None and float(np.hypot(*(laid - card).T).max()) < 1e-3
@@ -83,9 +83,9 @@ def test_a_card_off_the_plane_rejects_it() -> None:
     whole = [_seen(0.0, 0.0, 0.0), _seen(3.0, 0.5, 30.0)]
     held_up = _seen(-1.0, 3.0, -75.0)
     held_up = held_up.mean(axis=0) + (held_up - held_up.mean(axis=0)) * 1.3  # nearer the camera
-    assert fit_plane([*whole, held_up], CARD_ASPECT, 0.05) is None
-    assert fit_plane([*whole, held_up], CARD_ASPECT, 0.5) is not None
-    assert fit_plane([], CARD_ASPECT, 0.05) is None
+    assert fit_plane([*whole, held_up], CARD_ASPECT, 0.05, 8) is None
+    assert fit_plane([*whole, held_up], CARD_ASPECT, 0.5, 8) is not None
+    assert fit_plane([], CARD_ASPECT, 0.05, 8) is None
 
 
 def test_plane_parameters_are_validated() -> None:
@@ -93,6 +93,8 @@ def test_plane_parameters_are_validated() -> None:
         CoveredParams(plane_reads=-1)
     with pytest.raises(ValueError, match="plane_fit"):
         CoveredParams(plane_fit=2.0)
+    with pytest.raises(ValueError, match="plane_rounds"):
+        CoveredParams(plane_rounds=-1)
     with pytest.raises(ValueError, match="plane_replace"):
         CoveredParams(plane_replace=1)  # type: ignore[arg-type]
     assert replace(ScannerParams().covered, plane_reads=0).plane_reads == 0
