@@ -41,6 +41,9 @@ index.  Here the index decides instead of the geometry:
    (``_gap_named``, ``find_corners.gap_corners``); in a frame smeared by motion, measured on the
    cards identified whole (``scanner.motion``), the corners read and left unnamed are read again
    against templates smeared as each card shows that motion (``CoveredParams.motion_reads``);
+   with cards identified whole, the corners still unnamed are read again on the card the table
+   plane fitted on them lays there, foreshortened as the camera sees it (``scanner.covered_plane``,
+   ``CoveredParams.plane_reads``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels), or, a read left unnamed so, when a
@@ -74,6 +77,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scanner.covered_learned import CornerScene
+from scanner.covered_plane import fit_plane, plane_quad
 from scanner.covered_read import (
     CornerReading,
     read_corner,
@@ -131,6 +135,9 @@ class _Named:
     """Read with the corner moved along its side (``read_corner_shifting``), its index looked
     for farther around it (``read_corner_searching``) or against templates smeared by the frame's
     motion (``_motion_named``): a last resort."""
+    plane: bool = False
+    """Read on the card the table plane lays at its corner (``_plane_named``): it replaces cards
+    found and not identified only where one of them is marked top (``CoveredParams.plane_replace``)."""
     gap: bool = False
     """Read between two named cards of a row or a fan (``_gap_named``; ``moved`` too): where it
     was read no card was named, so it is not taken for a card of its name whose outline holds
@@ -736,6 +743,8 @@ def read_covered(
     )
     if p.motion_reads > 0 and left:
         named += _motion_named(frame, work, detections, proposals, named, left, templates, params, scene)
+    if p.plane_reads > 0 and left:
+        named += _plane_named(frame, work, detections, proposals, named, left, templates, params, scene)
     if p.gap_reads > 0:
         named += _gap_named(frame, work, cards, identified, named, templates, params, not plain, scene)
     if not named:
@@ -754,6 +763,10 @@ def read_covered(
             continue  # an Oktris deck holds every card once
         # the cards found there and not identified are this card (outlines of it, rebuilt well or not)
         there = [k for k, a in enumerate(apart) if a <= p.replace_card and out[k].card is None]
+        if item.plane and there and not (p.plane_replace and any(out[k].top for k in there)):
+            # a card found there and not identified is read again on its own outline after
+            # (``scanner.scan``), and one lying under others is on top of none
+            continue
         # in a deck of unique cards, a found card ranked first as a card identified elsewhere
         # read that card's print through its outline: it vetoes nothing (``veto_named``)
         elsewhere = {d.card for d in out if d.card is not None} if unique else set()
@@ -817,6 +830,48 @@ def _motion_named(
         out.append(_Named(laid, reading, proposal.point, moved=True))
         scene.named.append(laid)
         done.add(k)
+    return out
+
+
+def _plane_named(
+    frame: Image,
+    work: Work,
+    detections: list[Detection],
+    proposals: list[CornerProposal],
+    named: list[_Named],
+    left: list[tuple[float, int, float]],
+    templates: Templates,
+    params: ScannerParams,
+    scene: CornerScene,
+) -> list[_Named]:
+    """The corners read and left unnamed (``left``: first score, corner, card size) that name a
+    card read again on the card the table plane lays there (``scanner.covered_plane``: fitted on
+    the cards identified whole, within ``CoveredParams.plane_fit`` of their size), the best read
+    first, at most ``CoveredParams.plane_reads``; none when no plane fits."""
+    p = params.covered
+    quads = [np.asarray(d.corners, np.float64) for d in detections if d.card is not None]
+    plane = fit_plane(quads, params.find.card_aspect, p.plane_fit, p.plane_rounds)
+    if plane is None:
+        return []
+    done = _named_at(proposals, {k for _, k, _ in left}, named)
+    out: list[_Named] = []
+    reads = 0
+    for _, k, _short in sorted(left, key=lambda item: -item[0]):
+        if reads >= p.plane_reads:
+            break
+        if k in done:
+            continue
+        done.add(k)
+        reads += 1
+        laid = plane_quad(plane, proposals[k], work.scale, params.find.card_aspect)
+        if laid is None:
+            continue
+        reading = read_corner(frame, laid, templates, params, scene=scene)
+        if reading.card is None:
+            continue
+        out.append(_Named(laid, reading, proposals[k].point, plane=True))
+        scene.named.append(laid)
+    log.debug("covered: table plane misfit %.3f, %d named on it", plane.misfit, len(out))
     return out
 
 

@@ -85,9 +85,9 @@ def test_two_cards_next_to_each_other_propose_the_cards_one_step_past_them() -> 
         ("scene_039.jpg", ("-2", "1"), True),
         # three cards lying edge to edge in a fan, the middle one a second P beside the fan's top P
         # (a faint label leading clearly, ``CoveredParams.octo_clear``, and the learned accept
-        # step, ``CoveredParams.learned_accept``, and the blurred read of soft labels,
-        # ``CoveredParams.octo_blur``, name the -2 and that P at their own corners: all switched
-        # off to show the gap's case)
+        # step, ``CoveredParams.learned_accept``, the blurred read of soft labels,
+        # ``CoveredParams.octo_blur``, and the read on the table plane, ``CoveredParams.plane_reads``,
+        # name the -2 and that P at their own corners: all switched off to show the gap's case)
         ("scene_021.jpg", ("-2", "P"), False),
     ],
 )
@@ -107,6 +107,7 @@ def test_fixture_cards_between_named_cards_of_rows_and_fans_are_named(
             octo_clear=clear,
             learned_accept=ScannerParams().covered.learned_accept if clear else None,
             octo_blur=ScannerParams().covered.octo_blur if clear else 0.0,
+            plane_reads=ScannerParams().covered.plane_reads if clear else 0,
         ),
     )
     present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
