@@ -12,10 +12,7 @@ Prints, overall and per scene kind (the card's layout group and the table):
   detection with a name counts too), over all named detections; ``None`` (not
   identified) is never wrong;
 - top right %: piles and fans whose top card is detected, marked ``top`` and
-  named right, with no other card of that pile marked ``top`` under a name. A pile
-  whose top card shows no index (an arm over both corners: not ``identifiable``)
-  cannot have its top named and is left out (``Tally.hidden_tops``, printed under the
-  table); another card of it marked ``top`` under a name is still listed as a mistake.
+  named right, with no other card of that pile marked ``top`` under a name.
 
 A detection matches a true card when their corners (in any of the four
 rotations) lie within ``MATCH_DISTANCE`` of the card's short side on average;
@@ -67,8 +64,6 @@ class Tally:
     wrong: int = 0
     piles: int = 0
     top_right: int = 0
-    hidden_tops: int = 0
-    """Piles and fans of more than one card whose top card shows no index (left out of ``piles``)."""
 
     def add(self, other: Tally) -> None:
         for name in vars(self):
@@ -177,24 +172,17 @@ def score_scene(
         if len(members) < 2:
             continue
         tally = by_group[group]
+        tally.piles += 1
         top = [ti for ti in members if truth[ti]["top"]]
+        right = False
+        if len(top) == 1 and top[0] in match:
+            d = detections[match[top[0]]]
+            right = d.top and d.card == parse_card(truth[top[0]]["card"], deck)
         others_top = any(
             ti in match and detections[match[ti]].top and detections[match[ti]].card is not None
             for ti in members
             if ti not in top
         )
-        if len(top) == 1 and not truth[top[0]]["identifiable"]:
-            tally.hidden_tops += 1
-            if others_top:
-                mistakes.append(
-                    f"{scene['file']}: a card under the hidden top card of the {group} marked top"
-                )
-            continue
-        tally.piles += 1
-        right = False
-        if len(top) == 1 and top[0] in match:
-            d = detections[match[top[0]]]
-            right = d.top and d.card == parse_card(truth[top[0]]["card"], deck)
         if right and not others_top:
             tally.top_right += 1
         else:
@@ -305,9 +293,6 @@ def main(argv: list[str] | None = None) -> int:
         lines += _rows("group", sorted(report.by_group.items()))
         lines += ["", *_rows("table", sorted(report.by_table.items()))]
         lines += ["", *_rows("all", [("all", report.total)])]
-        lines.append(
-            f"piles and fans whose top card shows no index (not in top%): {report.total.hidden_tops}"
-        )
         lines.append(f"\nscenes: {len(report.ms)}, median ms per frame: {float(np.median(report.ms)):.1f}")
     if len(reports) > 1:
         ratio = np.array(reports[1].ms) / np.maximum(np.array(reports[0].ms), 1e-9)

@@ -76,25 +76,3 @@ def test_the_held_out_neat_pile_is_named_by_its_top_card(monkeypatch: pytest.Mon
     monkeypatch.undo()
     _, mistakes = score_scene(scene, detections, DECK)
     assert not [m for m in mistakes if "read as" in m or "top card" in m]
-
-
-def test_a_pile_whose_top_card_shows_no_index_is_left_out_of_the_top_count() -> None:
-    truth, under, over = _pile(30.0)
-    truth[1]["identifiable"] = False  # an arm over both of the 1's index corners
-    unnamed = (Detection(card=None, confidence=0.2, corners=as_quad(over), top=True),)
-    by_group, mistakes = score_scene({"file": "pile", "cards": truth}, unnamed, DECK)
-    assert (by_group["pile"].piles, by_group["pile"].hidden_tops) == (0, 1)
-    assert not [m for m in mistakes if "top" in m]
-    # the 2 under it named and marked top is still a mistake, though not in the top figure
-    named_under = (Detection(card=parse_card("2", DECK), confidence=0.8, corners=as_quad(under), top=True),)
-    by_group, mistakes = score_scene({"file": "pile", "cards": truth}, named_under, DECK)
-    assert by_group["pile"].piles == 0
-    assert "pile: a card under the hidden top card of the pile marked top" in mistakes
-
-
-def test_a_pile_whose_top_card_shows_its_index_counts_in_the_top_figure() -> None:
-    truth, _, over = _pile(30.0)
-    unnamed = (Detection(card=None, confidence=0.2, corners=as_quad(over), top=True),)
-    by_group, mistakes = score_scene({"file": "pile", "cards": truth}, unnamed, DECK)
-    assert (by_group["pile"].piles, by_group["pile"].top_right, by_group["pile"].hidden_tops) == (1, 0, 0)
-    assert "pile: top card of the pile wrong" in mistakes
