@@ -741,10 +741,11 @@ def read_covered(
         search_reads,
         len(named),
     )
+    rest = _Leftover(frame, work, detections, proposals, named, left, templates, params, scene)
     if p.motion_reads > 0 and left:
-        named += _motion_named(frame, work, detections, proposals, named, left, templates, params, scene)
+        named += _motion_named(rest)
     if p.plane_reads > 0 and left:
-        named += _plane_named(frame, work, detections, proposals, named, left, templates, params, scene)
+        named += _plane_named(rest)  # ``rest.named`` is ``named``: it holds the motion pass's cards
     if p.gap_reads > 0:
         named += _gap_named(frame, work, cards, identified, named, templates, params, not plain, scene)
     if not named:
@@ -788,89 +789,89 @@ def read_covered(
     return out
 
 
-def _motion_named(
-    frame: Image,
-    work: Work,
-    detections: list[Detection],
-    proposals: list[CornerProposal],
-    named: list[_Named],
-    left: list[tuple[float, int, float]],
-    templates: Templates,
-    params: ScannerParams,
-    scene: CornerScene,
-) -> list[_Named]:
-    """The corners read and left unnamed (``left``: first score, corner, card size) that name a
-    card read again against templates smeared as the frame is (``scanner.motion``), the best read
-    first, at most ``CoveredParams.motion_reads``; none when the cards identified whole show no
-    motion blur.  Each is a last resort (``_Named.moved``): one whose corner lies inside a card of
-    its name read unsmeared is that card, read from its other index corner."""
+@dataclass(frozen=True)
+class _Leftover:
+    """What a second pass over the corners read and left unnamed works on: the frame, its work
+    image, the detections, the corner proposals, the cards named so far (the list itself: a pass's
+    cards, added to it, are there for the next), the corners left (first score, corner, card
+    size), the templates, the parameters and the cards laid out so far (``scene``)."""
+
+    frame: Image
+    work: Work
+    detections: list[Detection]
+    proposals: list[CornerProposal]
+    named: list[_Named]
+    left: list[tuple[float, int, float]]
+    templates: Templates
+    params: ScannerParams
+    scene: CornerScene
+
+
+def _motion_named(rest: _Leftover) -> list[_Named]:
+    """The corners read and left unnamed (``rest.left``) that name a card read again against
+    templates smeared as the frame is (``scanner.motion``), the best read first, at most
+    ``CoveredParams.motion_reads``; none when the cards identified whole show no motion blur.
+    Each is a last resort (``_Named.moved``): one whose corner lies inside a card of its name read
+    unsmeared is that card, read from its other index corner."""
+    params, work = rest.params, rest.work
     p = params.covered
-    known = [(np.asarray(d.corners, np.float64), d.card) for d in detections if d.card is not None]
+    known = [(np.asarray(d.corners, np.float64), d.card) for d in rest.detections if d.card is not None]
     known.sort(key=lambda item: -float(abs(cv2.contourArea(item[0].astype(np.float32)))))
-    motion = estimate_motion(frame, [(q, c) for q, c in known if c is not None], templates, p)
+    motion = estimate_motion(rest.frame, [(q, c) for q, c in known if c is not None], rest.templates, p)
     if motion is None:
         return []
     log.debug(
         "covered: motion blur %.0f px at %.0f degrees (fit %+.3f)", motion.length, motion.angle, motion.gain
     )
     size = (params.find.card_width, params.find.card_height)
-    done = _named_at(proposals, {k for _, k, _ in left}, named)
+    done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
     out: list[_Named] = []
-    for _, k, short in sorted(left, key=lambda item: -item[0])[: p.motion_reads]:
+    for _, k, short in sorted(rest.left, key=lambda item: -item[0])[: p.motion_reads]:
         if k in done:
             continue
-        proposal = proposals[k]
+        proposal = rest.proposals[k]
         quad = card_quad(proposal, short, params.find.card_aspect) / work.scale
         line = canonical_line(quad, motion, size, p.motion_angle_step)
-        smeared = motion_templates(templates, line, p.patch)
-        reading = read_corner(frame, quad, smeared, params, scene=scene)
+        smeared = motion_templates(rest.templates, line, p.patch)
+        reading = read_corner(rest.frame, quad, smeared, params, scene=rest.scene)
         if reading.card is None:
             continue
         laid = _fit_size(proposal, short, work, params) / work.scale
         out.append(_Named(laid, reading, proposal.point, moved=True))
-        scene.named.append(laid)
+        rest.scene.named.append(laid)
         done.add(k)
     return out
 
 
-def _plane_named(
-    frame: Image,
-    work: Work,
-    detections: list[Detection],
-    proposals: list[CornerProposal],
-    named: list[_Named],
-    left: list[tuple[float, int, float]],
-    templates: Templates,
-    params: ScannerParams,
-    scene: CornerScene,
-) -> list[_Named]:
-    """The corners read and left unnamed (``left``: first score, corner, card size) that name a
-    card read again on the card the table plane lays there (``scanner.covered_plane``: fitted on
-    the cards identified whole, within ``CoveredParams.plane_fit`` of their size), the best read
-    first, at most ``CoveredParams.plane_reads``; none when no plane fits."""
+def _plane_named(rest: _Leftover) -> list[_Named]:
+    """The corners read and left unnamed (``rest.left``) that name a card read again on the card
+    the table plane lays there (``scanner.covered_plane``: fitted on the cards identified whole,
+    within ``CoveredParams.plane_fit`` of their size), the best read first, at most
+    ``CoveredParams.plane_reads``; none when no plane fits."""
+    params = rest.params
     p = params.covered
-    quads = [np.asarray(d.corners, np.float64) for d in detections if d.card is not None]
+    quads = [np.asarray(d.corners, np.float64) for d in rest.detections if d.card is not None]
     plane = fit_plane(quads, params.find.card_aspect, p.plane_fit, p.plane_rounds)
     if plane is None:
         return []
-    done = _named_at(proposals, {k for _, k, _ in left}, named)
+    done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
     out: list[_Named] = []
     reads = 0
-    for _, k, _short in sorted(left, key=lambda item: -item[0]):
+    for _, k, _short in sorted(rest.left, key=lambda item: -item[0]):
         if reads >= p.plane_reads:
             break
         if k in done:
             continue
         done.add(k)
         reads += 1
-        laid = plane_quad(plane, proposals[k], work.scale, params.find.card_aspect)
+        laid = plane_quad(plane, rest.proposals[k], rest.work.scale, params.find.card_aspect)
         if laid is None:
             continue
-        reading = read_corner(frame, laid, templates, params, scene=scene)
+        reading = read_corner(rest.frame, laid, rest.templates, params, scene=rest.scene)
         if reading.card is None:
             continue
-        out.append(_Named(laid, reading, proposals[k].point, plane=True))
-        scene.named.append(laid)
+        out.append(_Named(laid, reading, rest.proposals[k].point, plane=True))
+        rest.scene.named.append(laid)
     log.debug("covered: table plane misfit %.3f, %d named on it", plane.misfit, len(out))
     return out
 

@@ -3,22 +3,16 @@ there (``scanner.covered_plane``, ``CoveredParams.plane_reads``)."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
-from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from scanner.covered_plane import fit_plane, plane_quad
 from scanner.find_corners import CornerProposal
 from scanner.params import CARD_ASPECT, CoveredParams, ScannerParams
-from scanner.scan import Scanner
-from scorer.cards import DeckKind
-
-SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
+from tests.scanner.fixture_scenes import fixture_scene, named_at
 
 # a camera tilted some 20 degrees: table coordinates (a card's short side is 1) to frame pixels
 TILT = np.array([[95.0, 12.0, 300.0], [4.0, 70.0, 160.0], [0.004, 0.09, 1.0]], np.float64)
@@ -104,21 +98,8 @@ def test_the_fixture_piles_top_6S_is_named_on_the_table_plane() -> None:
     """scene_040 (tilted 20 degrees): the pile's top 6S shows its index corner only foreshortened;
     the rectangle laid at that corner names nothing, the card the plane of the 5S and the AH
     identified whole lays there names it, and it is the pile's top card."""
-    truth = json.loads((SCENES / "truth.json").read_text())
-    scene = next(s for s in truth["scenes"] if s["file"] == "scene_040.jpg")
-    frame = cv2.imread(str(SCENES / scene["file"]))
-    six = next(c for c in scene["cards"] if c["card"] == "6S")
-    centre = np.mean(six["corners"], axis=0)
+    scene, frame = fixture_scene("scene_040.jpg")
     on = ScannerParams()
     off = replace(on, covered=replace(on.covered, plane_reads=0))
-
-    def sixes(params: ScannerParams) -> list[tuple[float, bool]]:
-        result = Scanner(DeckKind.OKTRIS, params=params).scan(frame)
-        return [
-            (float(np.hypot(*(np.mean(d.corners, axis=0) - centre))), d.top)
-            for d in result.detections
-            if str(d.card) == "6S"
-        ]
-
-    assert sixes(off) == []
-    assert any(gap < 0.25 * scene["card_px"] and top for gap, top in sixes(on))
+    assert named_at(scene, frame, "6S", off) == []
+    assert any(gap < 0.25 * scene["card_px"] and top for gap, top in named_at(scene, frame, "6S", on))

@@ -3,10 +3,8 @@ as it (``scanner.motion``, ``CoveredParams.motion_reads``)."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,11 +13,10 @@ import pytest
 from scanner.covered_read import read_corner
 from scanner.motion import Motion, canonical_line, estimate_motion, line_kernel, motion_templates
 from scanner.params import CoveredParams, ScannerParams
-from scanner.scan import Scanner
 from scanner.templates import Templates
 from scorer.cards import DeckKind, parse_card
+from tests.scanner.fixture_scenes import fixture_scene, named_at
 
-SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
 P = CoveredParams()
 
 
@@ -123,21 +120,8 @@ def test_a_smeared_index_reads_against_templates_smeared_as_it(oktris: Templates
 def test_the_fixture_pile_5_is_named_in_its_smeared_frame() -> None:
     """scene_013 (motion 6 px at 94 degrees): the pile's 5 reads 3 against the sharp templates;
     measured on the three cards identified whole, the frame's blur names it."""
-    truth = json.loads((SCENES / "truth.json").read_text())
-    scene = next(s for s in truth["scenes"] if s["file"] == "scene_013.jpg")
-    frame = cv2.imread(str(SCENES / scene["file"]))
-    five = next(c for c in scene["cards"] if c["card"] == "5")
-    centre = np.mean(five["corners"], axis=0)
+    scene, frame = fixture_scene("scene_013.jpg")
     on = ScannerParams()
     off = replace(on, covered=replace(on.covered, motion_reads=0))
-
-    def fives(params: ScannerParams) -> list[float]:
-        result = Scanner(DeckKind.OCTOPLUS, params=params).scan(frame)
-        return [
-            float(np.hypot(*(np.mean(d.corners, axis=0) - centre)))
-            for d in result.detections
-            if str(d.card) == "5"
-        ]
-
-    assert not any(gap < 0.3 * scene["card_px"] for gap in fives(off))
-    assert any(gap < 0.3 * scene["card_px"] for gap in fives(on))
+    assert not any(gap < 0.3 * scene["card_px"] for gap, _ in named_at(scene, frame, "5", off))
+    assert any(gap < 0.3 * scene["card_px"] for gap, _ in named_at(scene, frame, "5", on))

@@ -1,0 +1,40 @@
+"""The committed scene fixtures for tests that scan one scene and look for one card in it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scanner.params import ScannerParams
+from scanner.scan import Scanner
+from scanner.types import Image
+from scorer.cards import DeckKind
+
+SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
+
+
+def fixture_scene(name: str) -> tuple[dict[str, Any], Image]:
+    """The truth of the committed scene ``name`` (e.g. ``scene_040.jpg``) and its frame."""
+    truth = json.loads((SCENES / "truth.json").read_text(encoding="utf-8"))
+    scene = next(s for s in truth["scenes"] if s["file"] == name)
+    frame = cv2.imread(str(SCENES / name))
+    assert frame is not None, f"{SCENES / name}: not readable"
+    return scene, np.asarray(frame, np.uint8)
+
+
+def named_at(
+    scene: dict[str, Any], frame: Image, card: str, params: ScannerParams
+) -> list[tuple[float, bool]]:
+    """Every detection the scan of ``frame`` with ``params`` names ``card``: how far its centre
+    lies from that true card's centre (pixels) and whether it is marked top."""
+    centre = np.mean(next(c for c in scene["cards"] if c["card"] == card)["corners"], axis=0)
+    result = Scanner(DeckKind(scene["deck"]), params=params).scan(frame)
+    return [
+        (float(np.hypot(*(np.mean(d.corners, axis=0) - centre))), d.top)
+        for d in result.detections
+        if str(d.card) == card
+    ]
