@@ -123,12 +123,12 @@ class _Laid:
     inside: npt.NDArray[np.bool_]
 
 
-def _laid(grey: Grey, quad: FloatArray, face: Image, pad: int, p: CoveredParams) -> _Laid | None:
-    """``face`` (the card's template) laid onto ``quad`` (frame pixels) in ``grey``; ``None`` when
+def _laid(frame: Image, quad: FloatArray, face: Image, pad: int, p: CoveredParams) -> _Laid | None:
+    """``face`` (the card's template) laid onto ``quad`` (frame pixels) in ``frame``; ``None`` when
     the card reaches past the frame or its inside is too small to measure."""
     x0, y0 = (np.floor(quad.min(axis=0)).astype(int) - pad).tolist()
     x1, y1 = (np.ceil(quad.max(axis=0)).astype(int) + pad).tolist()
-    height, width = grey.shape
+    height, width = frame.shape[:2]
     if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
         return None
     size = (x1 - x0, y1 - y0)
@@ -141,7 +141,9 @@ def _laid(grey: Grey, quad: FloatArray, face: Image, pad: int, p: CoveredParams)
     inside = np.asarray(cv2.erode(card, np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)), np.bool_)
     if int(inside.sum()) < 100:
         return None
-    real = _highpass(grey[y0:y1, x0:x1], p.motion_highpass)
+    around = frame[y0:y1, x0:x1]
+    grey = np.asarray(cv2.cvtColor(around, cv2.COLOR_BGR2GRAY) if around.ndim == 3 else around, np.float32)
+    real = _highpass(grey, p.motion_highpass)
     return _Laid(real, _highpass(expected, p.motion_highpass), inside)
 
 
@@ -187,7 +189,6 @@ def estimate_motion(
     measure on, or no line fits ``motion_min_gain`` better than none."""
     bank = _bank(p)
     pad = max(3, math.ceil(max(length for length, _, _ in bank)))
-    grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame, np.float32)
     total = np.zeros(len(bank))
     used = 0
     for quad, card in known:
@@ -198,7 +199,7 @@ def estimate_motion(
             continue
         quad = np.asarray(quad, np.float64)
         # the outline may start at either index corner: the print is laid on the way it fits
-        ways = [_laid(grey, q, faces[0], pad, p) for q in (quad, np.roll(quad, 2, axis=0))]
+        ways = [_laid(frame, q, faces[0], pad, p) for q in (quad, np.roll(quad, 2, axis=0))]
         laid = [way for way in ways if way is not None]
         if not laid:
             continue

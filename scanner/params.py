@@ -1365,7 +1365,7 @@ class CoveredParams:
             and mapped back; 0: off): a tilted camera sees a card far from it smaller and
             foreshortened, and the rectangle of the card's aspect laid at its corner misses its
             index (over the fixtures and 14 rendered folders of 48 scenes, 2002 cards named right
-            became 2027 and 335 piles' tops right 341, with the same 6 wrong names; 32 reads
+            became 2027 and 335 piles' tops right 341, no wrong name added; 32 reads
             named no more)...
         plane_fit: ...the plane kept when it puts every such card's corners within this fraction
             of its short side (the outlines found on a rendered folder tilted up to 20 degrees fit

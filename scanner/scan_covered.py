@@ -815,9 +815,11 @@ def _motion_named(rest: _Leftover) -> list[_Named]:
     unsmeared is that card, read from its other index corner."""
     params, work = rest.params, rest.work
     p = params.covered
-    known = [(np.asarray(d.corners, np.float64), d.card) for d in rest.detections if d.card is not None]
+    known = [
+        (np.asarray(d.corners, np.float64), card) for d in rest.detections if (card := d.card) is not None
+    ]
     known.sort(key=lambda item: -float(abs(cv2.contourArea(item[0].astype(np.float32)))))
-    motion = estimate_motion(rest.frame, [(q, c) for q, c in known if c is not None], rest.templates, p)
+    motion = estimate_motion(rest.frame, known, rest.templates, p)
     if motion is None:
         return []
     log.debug(
