@@ -125,3 +125,23 @@ def test_the_fixture_pile_5_is_named_in_its_smeared_frame() -> None:
     off = replace(on, covered=replace(on.covered, motion_reads=0))
     assert not any(gap < 0.3 * scene["card_px"] for gap, _ in named_at(scene, frame, "5", off))
     assert any(gap < 0.3 * scene["card_px"] for gap, _ in named_at(scene, frame, "5", on))
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("motion_reads", -1),
+        ("motion_cards", 0),
+        ("motion_lengths", (0.5,)),
+        ("motion_angle_step", 0.0),
+        ("motion_min_gain", -0.1),
+        ("motion_soft", (20.0,)),
+        ("motion_highpass", 0.5),
+        ("motion_align_px", -1.0),
+        ("motion_align_steps", 0),
+    ],
+)
+def test_motion_parameters_out_of_range_are_refused(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=field):
+        CoveredParams(**{field: value})  # type: ignore[arg-type]
+    assert replace(CoveredParams(), motion_reads=0).motion_reads == 0
