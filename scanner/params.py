@@ -1221,6 +1221,14 @@ class CoveredParams:
             give (those of a card smaller than the finder's smallest left out), and the corners
             are read at it (off: such a frame is left with no card); where the probe names no
             corner, at the first ``unfound_sizes`` of those sizes in turn (``size_settle``).
+        found_sizes: with outlines found but none identified, no calibration and no probe
+            naming a corner at any candidate size, the corners are read at the sizes of the
+            outlines found and then, in turn, at the likeliest of the probe's sizes, up to this
+            many sizes in all (``size_settle``); those extra sizes' reads are beyond the frame's
+            read budgets (counted, they took the reads of the corners read after them: a pile's
+            top card lost). A hand row of overlapping cards is outlined as one card-shaped blob,
+            and its size is no card's (held-out scene 8484-039's rows, found at 139 px against a
+            true 99; 1: the outlines' sizes only).
         local_size: with cards identified and no calibration, a corner that names nothing at
             the frame's size is read again at the card size those cards imply at its place
             (``covered_size.local_shorts``: a plane fitted over their short sides, or the nearest
@@ -1470,6 +1478,7 @@ class CoveredParams:
     probe_reread: bool = True
     unfound_probe: bool = True
     unfound_sizes: int = 2
+    found_sizes: int = 2
     local_size: bool = True
     local_plane: int = 3
     local_spread: float = 0.25
@@ -1615,6 +1624,7 @@ class CoveredParams:
         _check_bool("covered.probe_reread", self.probe_reread)
         _check_bool("covered.unfound_probe", self.unfound_probe)
         _check_int("covered.unfound_sizes", self.unfound_sizes, 1, 32)
+        _check_int("covered.found_sizes", self.found_sizes, 1, 32)
         _check_bool("covered.local_size", self.local_size)
         _check_int("covered.local_plane", self.local_plane, 3, 1000)
         _check("covered.local_spread", self.local_spread, 0.0, 100.0)

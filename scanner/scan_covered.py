@@ -22,10 +22,12 @@ index.  Here the index decides instead of the geometry:
    two sizes, or sizes tied in the probe (``CoveredParams.size_ties``), keeps to the one
    that names its cards, ``CoveredParams.size_settle``; with no card found at all, the probe
    chooses among the sizes whole sides and long edges give,
-   ``CoveredParams.unfound_probe``); a corner that names nothing at the frame's size is read
-   again at the size the cards identified imply at its place (a plane fitted over their
-   sizes, ``covered_size.local_shorts``) where that differs, ``CoveredParams.local_size``: a
-   tilted camera sees one frame's cards at sizes up to a quarter apart;
+   ``CoveredParams.unfound_probe``; where outlines are found but the probe names nothing, the
+   likeliest of its sizes are read after theirs, ``CoveredParams.found_sizes``); a corner
+   that names nothing at the frame's size is read again at the size the cards identified
+   imply at its place (a plane fitted over their sizes, ``covered_size.local_shorts``) where
+   that differs, ``CoveredParams.local_size``: a tilted camera sees one frame's cards at
+   sizes up to a quarter apart;
 3. only corners whose index box lies on card pixels, holds print and lies
    outside every card already identified (or on another card part than the
    index it was identified at: a card lying on it) are read, at most
@@ -635,6 +637,7 @@ def read_covered(
     named: list[_Named] = []
     probed: set[int] = set()
     again: set[int] = set()
+    beyond: set[float] = set()  # sizes whose reads take nothing of the frame's read budgets
     if params.find.card_size_px is None and not identified and p.size_probes > 0:
         sides = whole_sides(work.union, smallest, p)
         edges = longest_edges(work, p)
@@ -669,6 +672,11 @@ def read_covered(
             # no corner probed named a card: the likeliest sizes are read in turn until one names
             # its cards (``size_settle``)
             shorts = sizes[: p.unfound_sizes]
+        elif chosen is None and p.found_sizes > 1:
+            # the outlines found may be whole rows taken for one card: the likeliest sizes after
+            # theirs are read too, in turn, beyond the frame's read budgets (``found_sizes``)
+            following = [s for s in sizes if s not in shorts][: max(p.found_sizes - len(shorts), 0)]
+            shorts, beyond = [*shorts, *following], set(following)
         if not shorts:
             return detections
     own_size: dict[int, float] = {}
@@ -692,7 +700,7 @@ def read_covered(
         for short in [own_size[k]] if k in own_size else local.get(k, shorts):
             limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
             # a corner the probe read is read again beyond the frame's budgets (``probe_reread``)
-            counted = k not in again
+            counted = k not in again and short not in beyond
             if (reads >= limit and counted) or not _worth_reading(
                 proposal, short, work, cards, own, params, labels
             ):

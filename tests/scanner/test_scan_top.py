@@ -220,12 +220,17 @@ def test_a_held_out_piles_top_card_under_an_arm_is_fitted_turned_any_way(seed: i
     # a pile on wood with an arm over it, nothing named: the one outline found holds the top card
     # and the arm (2727-18: 190 px across a card of 136 x 190; 5151-18: aspect 1.17), its sides
     # 15 and 27 degrees off the card's; fitted turned any way, the outline lies on the top card
-    # (3C, 4D) and reads it (the wider fit off the hand, ``top_skin``, mends it on its own too:
-    # both are switched off to see the case)
+    # (3C, 4D) and reads it (the wider fit off the hand, ``top_skin``, mends it on its own too, and
+    # on 2727-18 so does reading the corners at the size probe's next sizes, ``found_sizes``: all
+    # are switched off to see the case)
     image, scene = held_out_scene(seed, index)
     deck = DeckKind(scene["deck"])
     base = ScannerParams()
-    off = replace(base, find=replace(base.find, top_refit_around=False, top_skin=False))
+    off = replace(
+        base,
+        find=replace(base.find, top_refit_around=False, top_skin=False),
+        covered=replace(base.covered, found_sizes=1),
+    )
 
     def top_mistakes(params: ScannerParams) -> list[str]:
         _, mistakes = score_scene(scene, Scanner(deck, params=params).scan(image).detections, deck)
