@@ -1224,11 +1224,12 @@ class CoveredParams:
         found_sizes: with outlines found but none identified, no calibration and no probe
             naming a corner at any candidate size, the corners are read at the sizes of the
             outlines found and then, in turn, at the likeliest of the probe's sizes, up to this
-            many sizes in all (``size_settle``); those extra sizes' reads are beyond the frame's
-            read budgets (counted, they took the reads of the corners read after them: a pile's
-            top card lost). A hand row of overlapping cards is outlined as one card-shaped blob,
-            and its size is no card's (held-out scene 8484-039's rows, found at 139 px against a
-            true 99; 1: the outlines' sizes only).
+            many sizes in all; those extra sizes' reads are beyond the frame's read budgets
+            (counted, they took the reads of the corners read after them: a pile's top card
+            lost), and every corner is read at them until named (no ``size_settle``: held-out
+            8484-039 holds cards of both sizes). A hand row of overlapping cards is outlined as
+            one card-shaped blob, and its size is no card's (8484-039's rows, found at 139 px
+            against a true 99; 1: the outlines' sizes only; 3: a wrong name more).
         local_size: with cards identified and no calibration, a corner that names nothing at
             the frame's size is read again at the card size those cards imply at its place
             (``covered_size.local_shorts``: a plane fitted over their short sides, or the nearest

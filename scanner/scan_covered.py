@@ -693,9 +693,12 @@ def read_covered(
         proposal = proposals[k]
         if k in probed:
             continue
-        if len(shorts) > 1 and 0 < p.size_settle <= max(votes) and votes.count(0) == len(votes) - 1:
+        one_named = 0 < p.size_settle <= max(votes) and votes.count(0) == len(votes) - 1
+        if not beyond and len(shorts) > 1 and one_named:
             # no probe chose among the frame's sizes (or its sizes tied): the one every card so
-            # far was named at is the frame's (the other sizes' reads go to the corners left)
+            # far was named at is the frame's (the other sizes' reads go to the corners left);
+            # sizes read beyond the budgets take no reads from them, and a frame of blobs may hold
+            # cards of both sizes (``found_sizes``)
             shorts, votes = [shorts[votes.index(max(votes))]], [max(votes)]
         for short in [own_size[k]] if k in own_size else local.get(k, shorts):
             limit = p.max_reads + (p.junction_reads if proposal.junction else 0)
