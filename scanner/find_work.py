@@ -148,6 +148,8 @@ def make_work(image: Image, p: FindParams) -> Work:
     background = cv2.medianBlur(tiny, k) if k >= 3 else tiny
     background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
     mask: Arr = cv2.bitwise_and(_lighter_by(grey, background, p.white_margin), colourless)
+    if p.paper_chroma > 0.0 and coloured_table(np.asarray(small, np.uint8), p):
+        mask = cv2.bitwise_or(mask, _grey_paper(grey, a, b, background, p))
     square = np.ones((3, 3), np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, square)
     union = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, square)
@@ -280,6 +282,56 @@ def flat_work(image: Image, work: Work, p: FindParams) -> Work | None:
     flat = flatten_light(image, work, p, light)
     again = make_work(flat, replace(p, work_long_side=max(work.grey.shape[:2])))
     return replace(again, scale=work.scale)
+
+
+def _chroma2(a: Arr, b: Arr) -> Arr:
+    """The squared chroma (a and b of OpenCV's 8-bit Lab, less 128) of every pixel (int32)."""
+    da = a.astype(np.int32) - 128
+    db = b.astype(np.int32) - 128
+    return np.asarray(da * da + db * db, np.int32)
+
+
+def _tenth_lab(image: Image) -> Arr | None:
+    """Every tenth pixel of every tenth row of ``image``, in Lab; ``None`` for a grey image (a
+    sample, not an average: a twentieth of the time, and the medians and counts taken of it
+    hardly differ)."""
+    if image.ndim == 2:
+        return None
+    sample = np.ascontiguousarray(image[5::10, 5::10])
+    return np.asarray(cv2.cvtColor(sample, cv2.COLOR_BGR2LAB))
+
+
+def coloured_table(image: Image, p: FindParams) -> bool:
+    """Whether ``image``'s table (most of the frame) is of strong colour: the median chroma of
+    a sample of its pixels (``_tenth_lab``) reaches ``table_chroma`` (wood, felt; not a grey or
+    white one)."""
+    lab = _tenth_lab(image)
+    return lab is not None and float(np.median(_chroma2(lab[..., 1], lab[..., 2]))) >= p.table_chroma**2
+
+
+def grey_on_colour(image: Image, p: FindParams, chroma: float) -> bool:
+    """Whether ``image``'s table is of strong colour (``coloured_table``) and, in a sample of its
+    pixels (``_tenth_lab``), those of chroma at most ``chroma`` no darker than the median lightness
+    cover at least a card's least area (``min_card_area``): what a look at grey pixels for card
+    pixels may find (an empty table on its own shows none)."""
+    lab = _tenth_lab(image)
+    if lab is None:
+        return False
+    chroma2 = _chroma2(lab[..., 1], lab[..., 2])
+    if float(np.median(chroma2)) < p.table_chroma**2:
+        return False
+    light = lab[..., 0] >= np.median(lab[..., 0])
+    grey = np.count_nonzero((chroma2 <= chroma**2) & light)
+    return bool(grey >= p.min_card_area * chroma2.size)
+
+
+def _grey_paper(grey: Arr, a: Arr, b: Arr, background: Arr, p: FindParams) -> Arr:
+    """0/255: the pixels of hardly any colour (chroma at most ``paper_chroma``) no darker than the
+    table: a card in dim light on light wood is only a few levels lighter than the wood, but grey
+    against it (taken only on a table of strong colour, ``coloured_table``)."""
+    grey_enough = _chroma2(a, b) <= p.paper_chroma**2
+    not_darker = cv2.compare(grey, background, cv2.CMP_GE) > 0
+    return np.asarray(np.logical_and(grey_enough, not_darker), np.uint8) * 255
 
 
 def _lighter_by(grey: Arr, background: Arr, margin: float) -> Arr:

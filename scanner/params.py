@@ -85,6 +85,19 @@ class FindParams:
         background_kernel: median window of the table estimate, as a fraction of the shrunk image's long side.
         white_margin: a card pixel is this much lighter (L of Lab, 0..255) than the local table.
         max_chroma: a card pixel's largest |a|, |b| deviation in Lab (cards are white).
+        paper_chroma: with more than 0, on a table of strong colour (``table_chroma``) a pixel of
+            chroma (the length of (a, b) less 128, in OpenCV's 8-bit Lab) at most this and no
+            darker than the local table is a card pixel too, however little lighter than the
+            table it is (0 in the first look at a frame: see ``grey_look``).
+        table_chroma: ...a table of strong colour: the median chroma of a sample of the frame's
+            pixels at least this (wood 12-42 on the rendered scenes, felt 10-39, grey 1-9).
+        grey_look: a frame in which no card is named is looked at once more with ``paper_chroma``
+            this, when its table is of strong colour and shows grey pixels over a card's least
+            area (``find_work.grey_on_colour``; 0: never). In dim light on light wood a card is
+            a few levels lighter than the wood (an Octoplus pile's top +2, its paper cut into
+            scraps by its red print: held-out scene 2468-19), but grey against it. Taken in the
+            first look instead, grey pixels changed the card pixels of every wood and felt frame:
+            2 cards more over the fifteen scene folders, but 6 wrong names and 2 tops more.
         denoise_kernel: median filter size (odd) applied before edges are found (noise, texture).
         canny_low, canny_high: hysteresis thresholds of the (denoised) edges that outline lone cards.
         outline_shrink: those denoised edges, the regions they enclose and the light colourless
@@ -461,6 +474,9 @@ class FindParams:
     background_kernel: float = 0.5
     white_margin: float = 14.0
     max_chroma: float = 28.0
+    paper_chroma: float = 0.0
+    table_chroma: float = 12.0
+    grey_look: float = 8.0
     denoise_kernel: int = 5
     canny_low: float = 15.0
     canny_high: float = 45.0
@@ -710,6 +726,9 @@ class FindParams:
         _check("find.background_kernel", self.background_kernel, 0.01, 2.0)
         _check("find.white_margin", self.white_margin, -255.0, 255.0)
         _check("find.max_chroma", self.max_chroma, 0.0, 255.0)
+        _check("find.paper_chroma", self.paper_chroma, 0.0, 182.0)
+        _check("find.table_chroma", self.table_chroma, 0.0, 182.0)
+        _check("find.grey_look", self.grey_look, 0.0, 182.0)
         _check("find.denoise_kernel", self.denoise_kernel, 1, 15)
         if not isinstance(self.denoise_kernel, int) or self.denoise_kernel % 2 == 0:
             raise ValueError(f"find.denoise_kernel must be an odd int, got {self.denoise_kernel!r}")

@@ -4,7 +4,9 @@
 (``scanner.find``), identifies each against the deck's templates
 (``scanner.identify``) as a portrait card warped only where it is read
 (``scanner.identify_view``), names the covered cards that show an
-index corner (``scanner.scan_covered``) and returns a ``ScanResult``.
+index corner (``scanner.scan_covered``) and returns a ``ScanResult``.  A frame in which no
+card is named, on a strongly coloured table showing grey pixels, is read once more with grey
+pixels taken for card pixels (``FindParams.grey_look``).
 
 For a long-running loop, ``Scanner.scan_or_empty`` never raises on a bad frame:
 it logs a warning and returns an empty result carrying the error message.
@@ -37,7 +39,7 @@ from scanner.find_top import (
     top_flags,
 )
 from scanner.find_top_print import index_shown, print_over
-from scanner.find_work import Work, make_work
+from scanner.find_work import Work, grey_on_colour, make_work
 from scanner.identify import Identification, identify
 from scanner.identify_view import CardView
 from scanner.params import FindParams, ScannerParams
@@ -173,6 +175,8 @@ class Scanner:
         self.templates = templates
         self._quick_scanner: tuple[ScannerParams, Scanner] | None = None
         """``_quick``'s scanner, once made, and the parameters it was made of."""
+        self._grey_scanner: tuple[ScannerParams, Scanner] | None = None
+        """``_grey``'s scanner, once made, and the parameters it was made of."""
 
     def warm_up(self) -> None:
         """Run the pipeline once on a drawn card so that one-time set-up (OpenCV's
@@ -197,6 +201,14 @@ class Scanner:
         if detections is None:
             detections = self._read(frame, separate=False)
             assert detections is not None  # only a look at separate cards gives up
+        if all(d.card is None for d in detections):
+            grey = self._grey(frame)
+            if grey is not None:
+                # no card named: on a light, strongly coloured table (wood in dim light) a card may
+                # be too little lighter than the table to be card pixels, but it is grey against it
+                again = grey._read(frame, separate=False)
+                if again is not None and any(d.card is not None for d in again):
+                    detections = again
         ms = (time.perf_counter() - start) * 1000.0
         return ScanResult(detections=tuple(detections), ms=ms)
 
@@ -211,6 +223,23 @@ class Scanner:
         if kept is None or kept[0] is not self.params or kept[1].templates is not self.templates:
             kept = (self.params, Scanner(self.deck, self.templates, self.params.at_work_side(side)))
             self._quick_scanner = kept
+        return kept[1]
+
+    def _grey(self, frame: Image) -> Scanner | None:
+        """The scanner that takes grey pixels on a strongly coloured table for card pixels too
+        (``FindParams.grey_look`` as its ``paper_chroma``), when ``frame``'s table is so coloured
+        and shows grey pixels enough for a card (``find_work.grey_on_colour``) and this scanner
+        does not already; else ``None``."""
+        p = self.params.find
+        if p.grey_look <= 0.0 or p.paper_chroma > 0.0 or self.templates is None:
+            return None
+        if not grey_on_colour(frame, p, p.grey_look):
+            return None
+        kept = self._grey_scanner
+        if kept is None or kept[0] is not self.params or kept[1].templates is not self.templates:
+            params = replace(self.params, find=replace(p, paper_chroma=p.grey_look))
+            kept = (self.params, Scanner(self.deck, self.templates, params))
+            self._grey_scanner = kept
         return kept[1]
 
     def _read(self, frame: Image, separate: bool) -> list[Detection] | None:

@@ -221,14 +221,14 @@ def test_a_held_out_piles_top_card_under_an_arm_is_fitted_turned_any_way(seed: i
     # and the arm (2727-18: 190 px across a card of 136 x 190; 5151-18: aspect 1.17), its sides
     # 15 and 27 degrees off the card's; fitted turned any way, the outline lies on the top card
     # (3C, 4D) and reads it (the wider fit off the hand, ``top_skin``, mends it on its own too, and
-    # on 2727-18 so does reading the corners at the size probe's next sizes, ``found_sizes``: all
-    # are switched off to see the case)
+    # on 2727-18 so do reading the corners at the size probe's next sizes, ``found_sizes``, and the
+    # second look at grey pixels, ``grey_look``: all are switched off to see the case)
     image, scene = held_out_scene(seed, index)
     deck = DeckKind(scene["deck"])
     base = ScannerParams()
     off = replace(
         base,
-        find=replace(base.find, top_refit_around=False, top_skin=False),
+        find=replace(base.find, top_refit_around=False, top_skin=False, grey_look=0.0),
         covered=replace(base.covered, found_sizes=1),
     )
 
