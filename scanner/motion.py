@@ -36,7 +36,14 @@ from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import Card
 
-__all__ = ["Motion", "canonical_line", "estimate_motion", "line_kernel", "motion_templates"]
+__all__ = [
+    "Motion",
+    "canonical_line",
+    "estimate_motion",
+    "estimate_motion_blind",
+    "line_kernel",
+    "motion_templates",
+]
 
 Grey = npt.NDArray[np.float32]
 """A grey image or filter in single-precision floats (what OpenCV's filters take)."""
@@ -218,6 +225,62 @@ def estimate_motion(
     if gain < p.motion_min_gain:
         return None
     length, angle, _ = bank[best]
+    return Motion(length, angle, gain)
+
+
+def estimate_motion_blind(
+    frame: Image,
+    outlines: Sequence[tuple[FloatArray, Sequence[Card]]],
+    templates: Templates,
+    p: CoveredParams,
+) -> Motion | None:
+    """The frame's motion blur as cards found whole but named by nothing show it, or ``None``.
+
+    ``outlines`` are such cards (outline in frame pixels, TL TR BR BL) with the cards they may be
+    (the identifier's first and runner-up).  A whole face tells its card by its layout even
+    smeared (a 2 from a 3 by its pips, where the small index no longer tells them): each
+    candidate's template is laid on the outline, either way round, and the smear of the bank it
+    fits best found (``_fits``); the outline's fits are those of the candidate fitting best, kept
+    when that reaches ``motion_blind_fit``.  The first ``motion_cards`` outlines kept (largest
+    first; at most twice as many tried) give the blur as ``estimate_motion`` does: the best line,
+    when it fits ``motion_min_gain`` better than no motion."""
+    bank = _bank(p)
+    pad = max(3, math.ceil(max(length for length, _, _ in bank)))
+    total = np.zeros(len(bank))
+    used = 0
+    tried = 0
+    for quad, cards in sorted(
+        outlines, key=lambda item: -abs(float(cv2.contourArea(item[0].astype(np.float32))))
+    ):
+        if used >= p.motion_cards or tried >= 2 * p.motion_cards:
+            break  # a few fitting outlines give the blur; many that do not cost time for nothing
+        tried += 1
+        quad = np.asarray(quad, np.float64)
+        best: FloatArray | None = None
+        for card in dict.fromkeys(cards):
+            faces = templates.faces.get(card)
+            if not faces:
+                continue
+            for way in (quad, np.roll(quad, 2, axis=0)):
+                laid = _laid(frame, way, faces[0], pad, p)
+                if laid is None:
+                    continue
+                fit = _fits(laid, bank, p)
+                if best is None or float(fit.max()) > float(best.max()):
+                    best = fit
+        if best is None or float(best.max()) < p.motion_blind_fit:
+            continue
+        total += best
+        used += 1
+    if used == 0:
+        return None
+    total /= used
+    still = 1 + len(p.motion_soft)
+    line = still + int(np.argmax(total[still:]))
+    gain = float(total[line] - total[:still].max())
+    if gain < p.motion_min_gain:
+        return None
+    length, angle, _ = bank[line]
     return Motion(length, angle, gain)
 
 

@@ -1362,6 +1362,16 @@ class CoveredParams:
             (0: off)...
         motion_cards: ...the blur measured on at most this many cards identified whole (the
             largest first)...
+        motion_blind_fit: ...or, with no card identified whole, on the cards found whole and not
+            named (``motion.estimate_motion_blind``): each outline's fits are those of its
+            candidate (the identifier's first or runner-up) whose face fits best smeared by some
+            line, kept when that fit reaches this (a pile's top 2D smeared 6 px: 0.88 as 2D, 0.76
+            as 3D; outlines of no card 0.1-0.2; 1.0: never). Such a blur is used only to read
+            those outlines' index corners (``motion_found``), not the corners left unnamed: laid
+            out at a size no card gave, a card named there was named 35 px off its place...
+        motion_found: ...and the cards found whole and not named are read at both their index
+            corners against the smeared templates too (the first corner naming a card), before
+            the corners left unnamed.
         motion_min_fit: ...whose print correlates with their template unsmeared this much at
             least (a card of a fan whose outline holds the cards over it, or a template laid onto
             another card, fits better smeared, as a motion would: the whole cards of the fixtures
@@ -1530,6 +1540,8 @@ class CoveredParams:
     resize_rival: float | None = 0.0
     motion_reads: int = 16
     motion_cards: int = 3
+    motion_blind_fit: float = 0.8
+    motion_found: bool = True
     motion_min_fit: float = 0.85
     motion_lengths: tuple[float, ...] = (3.0, 5.0, 7.0, 9.0)
     motion_angle_step: float = 15.0
@@ -1656,6 +1668,8 @@ class CoveredParams:
         _check("covered.search_lead", self.search_lead, 0.0, 1.0)
         _check_int("covered.motion_reads", self.motion_reads, 0, 1000)
         _check_int("covered.motion_cards", self.motion_cards, 1, 32)
+        _check("covered.motion_blind_fit", self.motion_blind_fit, -1.0, 1.0)
+        _check_bool("covered.motion_found", self.motion_found)
         _check("covered.motion_min_fit", self.motion_min_fit, -1.0, 1.0)
         _check_steps("covered.motion_lengths", self.motion_lengths, 1.0, 40.0)
         _check("covered.motion_angle_step", self.motion_angle_step, 1.0, 90.0)

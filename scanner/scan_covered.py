@@ -96,7 +96,7 @@ from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
 from scanner.identify import identify
 from scanner.identify_view import CardView
-from scanner.motion import canonical_line, estimate_motion, motion_templates
+from scanner.motion import canonical_line, estimate_motion, estimate_motion_blind, motion_templates
 from scanner.params import CoveredParams, FindParams, ScannerParams
 from scanner.scan_relay import anchored_outlines
 from scanner.templates import Templates, in_deck
@@ -752,7 +752,8 @@ def read_covered(
         search_reads,
         len(named),
     )
-    rest = _Leftover(frame, work, detections, proposals, named, left, templates, params, scene)
+    firsts: list[Card | None] = list(candidates) if candidates is not None else [None] * len(detections)
+    rest = _Leftover(frame, work, detections, proposals, named, left, templates, params, scene, firsts)
     if p.motion_reads > 0 and left:
         named += _motion_named(rest)
     if p.plane_reads > 0 and left:
@@ -816,14 +817,19 @@ class _Leftover:
     templates: Templates
     params: ScannerParams
     scene: CornerScene
+    ranked: list[Card | None]
+    """Per detection, the card the identifier ranked first (named or not)."""
 
 
 def _motion_named(rest: _Leftover) -> list[_Named]:
-    """The corners read and left unnamed (``rest.left``) that name a card read again against
-    templates smeared as the frame is (``scanner.motion``), the best read first, at most
-    ``CoveredParams.motion_reads``; none when the cards identified whole show no motion blur.
-    Each is a last resort (``_Named.moved``): one whose corner lies inside a card of its name read
-    unsmeared is that card, read from its other index corner."""
+    """The cards named against templates smeared as the frame is (``scanner.motion``): first the
+    cards found whole and not named, read at their index corners (``CoveredParams.motion_found``),
+    then the corners read and left unnamed (``rest.left``), the best read first, at most
+    ``CoveredParams.motion_reads``.  The blur is measured on the cards identified whole; with none,
+    told blind by the faces of the cards found and not named (``motion_blind_fit``), and then only
+    those are read.  None when no blur is found.  Each is a last resort (``_Named.moved``): one
+    whose corner lies inside a card of its name read unsmeared is that card, read from its other
+    index corner."""
     params, work = rest.params, rest.work
     p = params.covered
     known = [
@@ -831,14 +837,42 @@ def _motion_named(rest: _Leftover) -> list[_Named]:
     ]
     known.sort(key=lambda item: -float(abs(cv2.contourArea(item[0].astype(np.float32)))))
     motion = estimate_motion(rest.frame, known, rest.templates, p)
+    unnamed = [(k, d) for k, d in enumerate(rest.detections) if d.card is None]
+    blind = motion is None and not known and p.motion_blind_fit < 1.0
+    if blind:
+        # no card identified whole: the cards found whole and not named show the blur by their face
+        outlines = [
+            (np.asarray(d.corners, np.float64), [c for c in (rest.ranked[k], d.runner_up) if c is not None])
+            for k, d in unnamed
+        ]
+        motion = estimate_motion_blind(rest.frame, outlines, rest.templates, p)
     if motion is None:
         return []
     log.debug(
         "covered: motion blur %.0f px at %.0f degrees (fit %+.3f)", motion.length, motion.angle, motion.gain
     )
     size = (params.find.card_width, params.find.card_height)
-    done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
     out: list[_Named] = []
+    if p.motion_found:
+        # the cards found whole and not named, read at both index corners against smeared templates
+        # (the largest first, within the pass's reads: each turn of a card smears another set)
+        largest = sorted(
+            unnamed, key=lambda item: -abs(cv2.contourArea(np.asarray(item[1].corners, np.float32)))
+        )
+        for _, d in largest[: p.motion_reads // 2]:
+            quad = np.asarray(d.corners, np.float64)
+            for way in (quad, np.roll(quad, 2, axis=0)):
+                line = canonical_line(way, motion, size, p.motion_angle_step)
+                smeared = motion_templates(rest.templates, line, p.patch)
+                reading = read_corner(rest.frame, way, smeared, params, scene=rest.scene)
+                if reading.card is not None:
+                    out.append(_Named(way, reading, way[0] * work.scale, moved=True))
+                    rest.scene.named.append(way)
+                    break
+    if blind:
+        # a blur told by faces the identifier named nothing on: only their own outlines are read
+        return out
+    done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
     for _, k, short in sorted(rest.left, key=lambda item: -item[0])[: p.motion_reads]:
         if k in done:
             continue

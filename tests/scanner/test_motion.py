@@ -11,11 +11,20 @@ import numpy as np
 import pytest
 
 from scanner.covered_read import read_corner
-from scanner.motion import Motion, canonical_line, estimate_motion, line_kernel, motion_templates
+from scanner.motion import (
+    Motion,
+    canonical_line,
+    estimate_motion,
+    estimate_motion_blind,
+    line_kernel,
+    motion_templates,
+)
 from scanner.params import CoveredParams, ScannerParams
+from scanner.scan import Scanner
 from scanner.templates import Templates
 from scorer.cards import DeckKind, parse_card
 from tests.scanner.fixture_scenes import fixture_scene, named_at
+from tests.scanner.test_identify_heldout import held_out_scene
 
 P = CoveredParams()
 
@@ -84,6 +93,29 @@ def test_no_named_card_inside_the_frame_measures_nothing(oktris: Templates) -> N
     assert estimate_motion(frame, outside, oktris, P) is None
 
 
+@pytest.mark.parametrize(("length", "angle"), [(7.0, 30.0), (5.0, 135.0)])
+def test_the_blur_is_told_blind_by_the_faces_of_cards_not_named(
+    oktris: Templates, length: float, angle: float
+) -> None:
+    """No card named: each outline with the cards it may be (a wrong first, the right second) gives
+    the line by the candidate whose face fits best smeared."""
+    sharp = _table(CARDS, oktris)
+    frame = cv2.filter2D(sharp, -1, line_kernel(length, angle))
+    deck = DeckKind.OKTRIS
+    rivals = {"5H": "5D", "3S": "2S", "7D": "4D"}
+    outlines = [(quad, [parse_card(rivals[label], deck), parse_card(label, deck)]) for label, quad in CARDS]
+    motion = estimate_motion_blind(frame, outlines, oktris, P)
+    assert motion is not None
+    assert abs(motion.length - length) <= 2.0
+    off = abs(motion.angle - angle) % 180.0
+    assert min(off, 180.0 - off) <= P.motion_angle_step
+    assert estimate_motion_blind(sharp, outlines, oktris, P) is None  # no blur to find
+    # outlines on no card of theirs (every face laid on bare table): nothing fits, nothing found
+    bare = [(_quad(x, 330, 100, 0), cards) for x, (_, cards) in zip((20, 150, 280), outlines, strict=True)]
+    assert estimate_motion_blind(frame, bare, oktris, P) is None
+    assert estimate_motion_blind(frame, [], oktris, P) is None
+
+
 def test_the_line_is_taken_into_canonical_card_pixels() -> None:
     # a card twice the canonical size, turned a quarter: a level line 10 px long is 5 canonical
     # pixels long and runs down the card
@@ -127,10 +159,32 @@ def test_the_fixture_pile_5_is_named_in_its_smeared_frame() -> None:
     assert any(gap < 0.3 * scene["card_px"] for gap, _ in named_at(scene, frame, "5", on))
 
 
+def test_a_smeared_pile_with_no_card_named_gets_its_top_card_from_the_blind_blur() -> None:
+    """Held-out scene 8484-18 (a pile on wood, an arm over it, motion 6 px at 4 degrees): no card
+    is identified whole, so no blur was measured and the pile's top 4S, found whole, stayed
+    unnamed; the blur told by its face names it, read at its own outline, and marks it top."""
+    image, scene = held_out_scene(8484, 18)
+    top = next(c for c in scene["cards"] if c["top"])
+    assert top["card"] == "4S"
+    centre = np.mean(top["corners"], axis=0)
+    on = ScannerParams()
+    off = replace(on, covered=replace(on.covered, motion_blind_fit=1.0))
+
+    def named(params: ScannerParams) -> list[tuple[str, bool]]:
+        detections = Scanner(DeckKind.OKTRIS, params=params).scan(image).detections
+        near = [d for d in detections if np.hypot(*(np.mean(d.corners, axis=0) - centre)) < 30.0]
+        return [(str(d.card), d.top) for d in near if d.card is not None]
+
+    assert named(off) == []
+    assert named(on) == [("4S", True)]
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
     [
         ("motion_reads", -1),
+        ("motion_blind_fit", 1.5),
+        ("motion_found", 1),
         ("motion_cards", 0),
         ("motion_lengths", (0.5,)),
         ("motion_angle_step", 0.0),
