@@ -216,16 +216,7 @@ def estimate_motion(
             continue  # the print does not match the card named there well: no measure of blur
         total += fit
         used += 1
-    if used == 0:
-        return None
-    total /= used
-    still = 1 + len(p.motion_soft)
-    best = still + int(np.argmax(total[still:]))
-    gain = float(total[best] - total[:still].max())
-    if gain < p.motion_min_gain:
-        return None
-    length, angle, _ = bank[best]
-    return Motion(length, angle, gain)
+    return _best_line(total / max(used, 1), bank, p) if used else None
 
 
 def estimate_motion_blind(
@@ -272,12 +263,15 @@ def estimate_motion_blind(
             continue
         total += best
         used += 1
-    if used == 0:
-        return None
-    total /= used
+    return _best_line(total / max(used, 1), bank, p) if used else None
+
+
+def _best_line(fits: FloatArray, bank: list[tuple[float, float, float]], p: CoveredParams) -> Motion | None:
+    """The line of ``bank`` whose smear the cards' print fits best (``fits``, averaged over the
+    cards), when it fits ``motion_min_gain`` better than every no-motion alternative; else ``None``."""
     still = 1 + len(p.motion_soft)
-    line = still + int(np.argmax(total[still:]))
-    gain = float(total[line] - total[:still].max())
+    line = still + int(np.argmax(fits[still:]))
+    gain = float(fits[line] - fits[:still].max())
     if gain < p.motion_min_gain:
         return None
     length, angle, _ = bank[line]

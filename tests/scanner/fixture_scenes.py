@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from benchmarks.scanner_accuracy import score_scene
 from scanner.params import ScannerParams
 from scanner.scan import Scanner
-from scanner.types import Image
+from scanner.types import Detection, Image
 from scorer.cards import DeckKind
 
 SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
@@ -38,3 +41,26 @@ def named_at(
         for d in result.detections
         if str(d.card) == card
     ]
+
+
+def named_near(
+    image: Image, deck: DeckKind, params: ScannerParams, centre: npt.ArrayLike, reach: float
+) -> list[tuple[str, bool]]:
+    """The cards the scan of ``image`` with ``params`` names within ``reach`` pixels of ``centre``
+    (a detection's centre), each with its top flag."""
+    detections = Scanner(deck, params=params).scan(image).detections
+    at = np.asarray(centre, np.float64)
+    return [
+        (str(d.card), d.top)
+        for d in detections
+        if d.card is not None and float(np.hypot(*(np.mean(d.corners, axis=0) - at))) < reach
+    ]
+
+
+def identified_and_wrong(
+    scene: dict[str, Any], detections: Sequence[Detection], deck: DeckKind
+) -> tuple[int, int]:
+    """How many of ``scene``'s cards ``detections`` name right, and how many names are wrong (as
+    ``benchmarks.scanner_accuracy`` counts them)."""
+    tallies, _ = score_scene(scene, detections, deck)
+    return sum(t.identified for t in tallies.values()), sum(t.wrong for t in tallies.values())

@@ -14,8 +14,8 @@ from scanner.find import find_cards
 from scanner.find_geometry import poly_mask
 from scanner.find_work import coloured_table, grey_on_colour, make_work
 from scanner.params import FindParams, ScannerParams
-from scanner.scan import Scanner
 from scorer.cards import DeckKind
+from tests.scanner.fixture_scenes import named_near
 from tests.scanner.test_find import best_match, card_quad, draw_card, table
 from tests.scanner.test_identify_heldout import held_out_scene
 
@@ -78,14 +78,8 @@ def test_a_dim_octoplus_pile_on_wood_is_named_by_the_grey_look() -> None:
     centre = np.mean(top["corners"], axis=0)
     base = ScannerParams()
     off = replace(base, find=replace(base.find, grey_look=0.0))
-
-    def named_top(params: ScannerParams) -> list[tuple[str, bool]]:
-        detections = Scanner(DeckKind.OCTOPLUS, params=params).scan(image).detections
-        near = [d for d in detections if np.hypot(*(np.mean(d.corners, axis=0) - centre)) < 20.0]
-        return [(str(d.card), d.top) for d in near if d.card is not None]
-
-    assert named_top(off) == []
-    assert named_top(base) == [("+2", True)]
+    assert named_near(image, DeckKind.OCTOPLUS, off, centre, 20.0) == []
+    assert named_near(image, DeckKind.OCTOPLUS, base, centre, 20.0) == [("+2", True)]
 
 
 @pytest.mark.parametrize("field", ["paper_chroma", "table_chroma", "grey_look"])

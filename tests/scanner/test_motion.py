@@ -20,10 +20,9 @@ from scanner.motion import (
     motion_templates,
 )
 from scanner.params import CoveredParams, ScannerParams
-from scanner.scan import Scanner
 from scanner.templates import Templates
 from scorer.cards import DeckKind, parse_card
-from tests.scanner.fixture_scenes import fixture_scene, named_at
+from tests.scanner.fixture_scenes import fixture_scene, named_at, named_near
 from tests.scanner.test_identify_heldout import held_out_scene
 
 P = CoveredParams()
@@ -169,14 +168,8 @@ def test_a_smeared_pile_with_no_card_named_gets_its_top_card_from_the_blind_blur
     centre = np.mean(top["corners"], axis=0)
     on = ScannerParams()
     off = replace(on, covered=replace(on.covered, motion_blind_fit=1.0))
-
-    def named(params: ScannerParams) -> list[tuple[str, bool]]:
-        detections = Scanner(DeckKind.OKTRIS, params=params).scan(image).detections
-        near = [d for d in detections if np.hypot(*(np.mean(d.corners, axis=0) - centre)) < 30.0]
-        return [(str(d.card), d.top) for d in near if d.card is not None]
-
-    assert named(off) == []
-    assert named(on) == [("4S", True)]
+    assert named_near(image, DeckKind.OKTRIS, off, centre, 30.0) == []
+    assert named_near(image, DeckKind.OKTRIS, on, centre, 30.0) == [("4S", True)]
 
 
 @pytest.mark.parametrize(

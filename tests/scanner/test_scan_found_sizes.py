@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from benchmarks.scanner_accuracy import score_scene
 from scanner.params import CoveredParams, ScannerParams
 from scanner.scan import Scanner
 from scorer.cards import DeckKind
+from tests.scanner.fixture_scenes import identified_and_wrong
 from tests.scanner.test_identify_heldout import held_out_scene
 
 ON = ScannerParams()  # on by default
@@ -33,12 +33,7 @@ def test_hand_rows_outlined_as_one_card_are_read_at_the_probes_sizes() -> None:
         detections = Scanner(DeckKind.OCTOPLUS, params=params).scan(image).detections
         twos = [np.mean(d.corners, axis=0) for d in detections if str(d.card) == "2"]
         near = [at for at in twos if np.hypot(*(at - centre)) < 25.0]
-        tallies, _ = score_scene(scene, detections, DeckKind.OCTOPLUS)
-        results[name] = (
-            len(near),
-            sum(t.identified for t in tallies.values()),
-            sum(t.wrong for t in tallies.values()),
-        )
+        results[name] = (len(near), *identified_and_wrong(scene, detections, DeckKind.OCTOPLUS))
     assert results["off"][0] == 0
     assert results["on"][0] == 1
     assert results["on"][1] >= results["off"][1] + 4

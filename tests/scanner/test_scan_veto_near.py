@@ -11,10 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.scanner_accuracy import score_scene
 from scanner.params import CoveredParams, ScannerParams
 from scanner.scan import Scanner
 from scorer.cards import DeckKind
+from tests.scanner.fixture_scenes import identified_and_wrong
 
 SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
 # on by default; the 5's corner is named by the blurred read of unclear labels (``octo_blur``, on
@@ -40,12 +40,7 @@ def test_the_fan_card_under_its_named_neighbour_is_named() -> None:
             for d in detections
             if str(d.card) == "5" and np.hypot(*(np.asarray(d.corners[0]) - corner)) < 15
         ]
-        tallies, _ = score_scene(scene, detections, DeckKind.OCTOPLUS)
-        results[name] = (
-            len(near),
-            sum(t.identified for t in tallies.values()),
-            sum(t.wrong for t in tallies.values()),
-        )
+        results[name] = (len(near), *identified_and_wrong(scene, detections, DeckKind.OCTOPLUS))
     assert results["off"][0] == 0
     assert results["on"][0] == 1
     assert results["on"][1] == results["off"][1] + 1
