@@ -301,12 +301,17 @@ def _tenth_lab(image: Image) -> Arr | None:
     return np.asarray(cv2.cvtColor(sample, cv2.COLOR_BGR2LAB))
 
 
+def _strong_colour(chroma2: Arr, p: FindParams) -> bool:
+    """Whether the median of a sample's squared chromas reaches ``table_chroma``: the table that
+    covers most of the frame is of strong colour (wood, felt; not a grey or white one)."""
+    return float(np.median(chroma2)) >= p.table_chroma**2
+
+
 def coloured_table(image: Image, p: FindParams) -> bool:
-    """Whether ``image``'s table (most of the frame) is of strong colour: the median chroma of
-    a sample of its pixels (``_tenth_lab``) reaches ``table_chroma`` (wood, felt; not a grey or
-    white one)."""
+    """Whether ``image``'s table is of strong colour (``_strong_colour``) in a sample of its pixels
+    (``_tenth_lab``)."""
     lab = _tenth_lab(image)
-    return lab is not None and float(np.median(_chroma2(lab[..., 1], lab[..., 2]))) >= p.table_chroma**2
+    return lab is not None and _strong_colour(_chroma2(lab[..., 1], lab[..., 2]), p)
 
 
 def grey_on_colour(image: Image, p: FindParams, chroma: float) -> bool:
@@ -318,7 +323,7 @@ def grey_on_colour(image: Image, p: FindParams, chroma: float) -> bool:
     if lab is None:
         return False
     chroma2 = _chroma2(lab[..., 1], lab[..., 2])
-    if float(np.median(chroma2)) < p.table_chroma**2:
+    if not _strong_colour(chroma2, p):
         return False
     light = lab[..., 0] >= np.median(lab[..., 0])
     grey = np.count_nonzero((chroma2 <= chroma**2) & light)

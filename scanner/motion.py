@@ -216,7 +216,7 @@ def estimate_motion(
             continue  # the print does not match the card named there well: no measure of blur
         total += fit
         used += 1
-    return _best_line(total / max(used, 1), bank, p) if used else None
+    return _best_line(total / used, bank, p) if used else None
 
 
 def estimate_motion_blind(
@@ -263,7 +263,7 @@ def estimate_motion_blind(
             continue
         total += best
         used += 1
-    return _best_line(total / max(used, 1), bank, p) if used else None
+    return _best_line(total / used, bank, p) if used else None
 
 
 def _best_line(fits: FloatArray, bank: list[tuple[float, float, float]], p: CoveredParams) -> Motion | None:

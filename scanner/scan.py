@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -173,10 +173,9 @@ class Scanner:
                     "no built-in templates for %s (%s): cards will not be identified", deck.value, exc
                 )
         self.templates = templates
-        self._quick_scanner: tuple[ScannerParams, Scanner] | None = None
-        """``_quick``'s scanner, once made, and the parameters it was made of."""
-        self._grey_scanner: tuple[ScannerParams, Scanner] | None = None
-        """``_grey``'s scanner, once made, and the parameters it was made of."""
+        self._derived: dict[str, tuple[ScannerParams, Scanner]] = {}
+        """The scanners ``_quick`` and ``_grey`` made, by name, each with the parameters of this
+        scanner it was made from."""
 
     def warm_up(self) -> None:
         """Run the pipeline once on a drawn card so that one-time set-up (OpenCV's
@@ -219,11 +218,7 @@ class Scanner:
         side = self.params.find.quick_long_side
         if side <= 0 or self.templates is None:
             return None
-        kept = self._quick_scanner
-        if kept is None or kept[0] is not self.params or kept[1].templates is not self.templates:
-            kept = (self.params, Scanner(self.deck, self.templates, self.params.at_work_side(side)))
-            self._quick_scanner = kept
-        return kept[1]
+        return self._derived_scanner("quick", lambda: self.params.at_work_side(side))
 
     def _grey(self, frame: Image) -> Scanner | None:
         """The scanner that takes grey pixels on a strongly coloured table for card pixels too
@@ -235,11 +230,18 @@ class Scanner:
             return None
         if not grey_on_colour(frame, p, p.grey_look):
             return None
-        kept = self._grey_scanner
+        return self._derived_scanner(
+            "grey", lambda: replace(self.params, find=replace(p, paper_chroma=p.grey_look))
+        )
+
+    def _derived_scanner(self, name: str, params: Callable[[], ScannerParams]) -> Scanner:
+        """The scanner ``name`` of this one's deck and templates with the parameters ``params()``
+        derives from this one's, made once and again only when this scanner's parameters or
+        templates have been replaced since."""
+        kept = self._derived.get(name)
         if kept is None or kept[0] is not self.params or kept[1].templates is not self.templates:
-            params = replace(self.params, find=replace(p, paper_chroma=p.grey_look))
-            kept = (self.params, Scanner(self.deck, self.templates, params))
-            self._grey_scanner = kept
+            kept = (self.params, Scanner(self.deck, self.templates, params()))
+            self._derived[name] = kept
         return kept[1]
 
     def _read(self, frame: Image, separate: bool) -> list[Detection] | None:
