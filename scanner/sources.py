@@ -157,10 +157,11 @@ class ReplaySource(StoppableSource):
     Timestamps come from ``timestamps.txt`` if present (``parse_frame_list``: its lines may name
     the image of each frame, one image standing for several frames), else frames are
     ``1 / fps`` apart.  With ``realtime`` the source sleeps so frames arrive at
-    their recorded pace (divided by ``speed``); otherwise as fast as they are
-    read.  ``loop`` starts again from the first frame at the end, with
-    timestamps continuing.  An unreadable image is skipped with a warning; its
-    index is not reused, so a frame's index is its position in the folder, or its line in a
+    their recorded pace (divided by ``speed``), and says so by ``pausing`` (a long gap in a
+    recording is a still table, not a lost camera); ``stop`` ends such a sleep at once.  Without
+    ``realtime`` frames come as fast as they are read.  ``loop`` starts again from the first
+    frame at the end, with timestamps continuing.  An unreadable image is skipped with a warning;
+    its index is not reused, so a frame's index is its position in the folder, or its line in a
     ``timestamps.txt`` that names the images (plus the number of frames times the number of
     completed loops).
 
@@ -176,7 +177,7 @@ class ReplaySource(StoppableSource):
         speed: float = 1.0,
         loop: bool = False,
         fps: float = DEFAULT_REPLAY_FPS,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
@@ -190,10 +191,12 @@ class ReplaySource(StoppableSource):
         self.speed = speed
         self.loop = loop
         self.fps = fps
-        self._sleep = sleep
+        self._sleep = sleep or self._stop.wait
         self._clock = clock
         self.files: list[Path] = []
         self.timestamps: list[float] = []
+        self.pausing = False
+        """True while the source waits for a recorded frame's time (``realtime`` only)."""
 
     def __enter__(self) -> ReplaySource:
         self.files = list_frames(self.folder)
@@ -224,7 +227,13 @@ class ReplaySource(StoppableSource):
                     due = started + (timestamp - self.timestamps[0]) / self.speed
                     delay = due - self._clock()
                     if delay > 0:
-                        self._sleep(delay)
+                        self.pausing = True
+                        try:
+                            self._sleep(delay)
+                        finally:
+                            self.pausing = False
+                        if self.stopped:
+                            return
                 image = check_image(cv2.imread(str(path), cv2.IMREAD_COLOR))
                 if image is None:
                     log.warning("%s: skipping unreadable frame %s", self.name, path.name)

@@ -141,7 +141,11 @@ class CameraThread:
     # --- status ---------------------------------------------------------------
 
     def _live(self) -> bool:
-        return time.monotonic() - self._last_frame < self.params.offline_after_s
+        """A frame came lately, or a recording is waiting for its next frame's time (a still table
+        it did not record is no lost camera)."""
+        if time.monotonic() - self._last_frame < self.params.offline_after_s:
+            return True
+        return bool(getattr(self._source, "pausing", False))
 
     def _fps(self) -> float:
         times = list(self._frame_times)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
+import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -163,6 +165,37 @@ def test_replay_in_real_time_sleeps_until_each_frame_is_due(tmp_path: Path) -> N
     with ReplaySource(tmp_path, realtime=True, speed=2.0, sleep=sleep, clock=lambda: now[0]) as source:
         list(source)
     assert slept == pytest.approx([0.5, 1.0])  # (6 - 5) / 2, then (8 - 6) / 2
+
+
+def test_replay_in_real_time_says_it_is_pausing_while_it_waits(tmp_path: Path) -> None:
+    _write_frames(tmp_path, 2)
+    (tmp_path / "timestamps.txt").write_text("0\n30\n")
+    now = [0.0]
+    seen: list[bool] = []
+    sources_made: list[ReplaySource] = []
+
+    def sleep(seconds: float) -> None:
+        seen.append(sources_made[0].pausing)
+        now[0] += seconds
+
+    sources_made.append(ReplaySource(tmp_path, realtime=True, sleep=sleep, clock=lambda: now[0]))
+    with sources_made[0] as source:
+        pausing_at_frames = [source.pausing for _ in source]
+    assert seen == [True]
+    assert pausing_at_frames == [False, False]
+
+
+def test_stop_ends_a_real_time_wait_at_once(tmp_path: Path) -> None:
+    _write_frames(tmp_path, 2)
+    (tmp_path / "timestamps.txt").write_text("0\n60\n")
+    with ReplaySource(tmp_path, realtime=True) as source:
+        frames = iter(source)
+        next(frames)
+        threading.Timer(0.2, source.stop).start()
+        started = time.monotonic()
+        assert list(frames) == []
+    assert time.monotonic() - started < 30.0  # not the minute the recording waits for
+    assert not source.pausing
 
 
 def test_replay_as_fast_as_possible_never_sleeps(tmp_path: Path) -> None:

@@ -115,6 +115,31 @@ def test_a_recordings_end_is_not_overwritten_by_the_status_watch(tmp_path: Path)
     service.store.close()
 
 
+def test_a_recordings_gap_is_a_still_table_not_a_lost_camera(tmp_path: Path) -> None:
+    # The demo recording holds gaps of a few seconds where the table was still and nothing was
+    # recorded; played at its pace, the page said "camera offline" through every one of them.
+    frames = tmp_path / "frames"
+    write_frames(frames, 3)
+    (frames / "timestamps.txt").write_text("0\n0.1\n2.6\n")
+    service = GameService(EventStore(tmp_path / "s.sqlite3"), default_players=2)
+    config = ServeConfig(data_dir=tmp_path, source=f"replay:{frames}", players=2)
+    params = CameraParams(offline_after_s=0.5, status_every_s=0.05)
+    camera = CameraThread(service, config, params=params)
+    during: list[tuple[bool, str]] = []
+    camera.start()
+    try:
+        assert wait_until(lambda: service.camera.live)
+        while service.camera.message != "the recording has ended" and len(during) < 500:
+            during.append((service.camera.live, service.camera.message))
+            time.sleep(0.02)
+        assert not service.camera.live
+    finally:
+        camera.stop()
+    assert len(during) > 50  # the gap was watched (2.5 s)
+    assert all(live for live, _ in during), [message for live, message in during if not live][:3]
+    service.store.close()
+
+
 def test_camera_params_are_validated() -> None:
     with pytest.raises(ValueError, match="preview_fps"):
         CameraParams(preview_fps=0)
