@@ -1097,12 +1097,11 @@ class CoveredParams:
             a corner on nearly its outline only when it leads the identifier's runner-up by at
             least this much (0: whenever it is first).
         veto_score: ...and only when it scores at least this much: a found card whose first
-            card scores less is read no better than by chance (outlines over two or three cards
-            of a fan: 0.12-0.31, against corners read at 0.71-0.83), and its first card says
-            nothing (0: at any score). 0 by default: at 0.4, held-out folders name 6 fan and
-            pile cards more with no wrong name, but the recorded Octoplus round re-rendered at
-            JPEG quality 52 (``benchmarks.recorded_games``) loses a play: the watcher takes
-            the card just played for its named twin below, nudged.
+            card scores less is read poorly (outlines over two or three cards of a fan or a hand
+            row: 0.10-0.43, against corners read at 0.55-0.88), and its first card says nothing
+            (0: at any score). On 15 rendered folders every veto made at any score (46, rivals
+            at 0.10-0.59) kept out a right name and no wrong one; a rival at 0.68 once kept a
+            wrong name out, so a rival scoring 0.6 or more still vetoes.
         veto_named: in a deck holding every card once (Oktris), the identifier's first card
             for a found card vetoes nothing when that card is identified elsewhere in the frame:
             the found outline then runs over that card and reads its print (an outline over two
@@ -1452,7 +1451,7 @@ class CoveredParams:
     size_probes: int = 8
     over_identified: bool = True
     veto_lead: float = 0.02
-    veto_score: float = 0.0
+    veto_score: float = 0.6
     veto_named: bool = True
     veto_near: float = 0.5
     size_votes: int = 2

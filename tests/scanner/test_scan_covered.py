@@ -271,7 +271,7 @@ def test_only_a_rival_of_the_deck_ranked_first_on_the_same_outline_vetoes_a_corn
 ) -> None:
     image, _ = fanned
     p, work, target, rival = _named_and_rival(image, templates)
-    found = Detection(card=None, confidence=0.5, corners=target.corners, top=False)
+    found = Detection(card=None, confidence=0.7, corners=target.corners, top=False)
     vetoed = read_covered(image, work, [found], templates, p, [rival])
     assert found in vetoed
     assert target.card not in [d.card for d in vetoed]
@@ -286,7 +286,7 @@ def test_a_rival_identified_elsewhere_in_an_oktris_frame_vetoes_nothing(
 ) -> None:
     image, _ = fanned
     p, work, target, rival = _named_and_rival(image, templates)
-    found = Detection(card=None, confidence=0.5, corners=target.corners, top=False)
+    found = Detection(card=None, confidence=0.7, corners=target.corners, top=False)
     # the rival is identified at another place of the frame (an Oktris deck holds it once): the
     # found outline read that card's print, it says nothing against the corner's name
     far: Quad = ((20.0, 20.0), (80.0, 20.0), (80.0, 105.0), (20.0, 105.0))
@@ -468,7 +468,6 @@ def test_a_rival_ranked_first_at_a_chance_score_vetoes_nothing(
 ) -> None:
     image, _ = fanned
     p, work, target, rival = _named_and_rival(image, templates)
-    p = replace(p, covered=replace(p.covered, veto_score=0.4))  # off by default
     # the identifier's first card well ahead of its runner-up, but at a score no reading has
     faint = Detection(
         card=None,

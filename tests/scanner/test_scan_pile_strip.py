@@ -31,19 +31,22 @@ def test_a_pile_card_strip_beside_the_top_card_is_named() -> None:
     # on top. The outline of that strip gives a corner 9 degrees off the card's sides; the end of
     # the straight run along its short side, 3 px from it and 7.5 degrees apart, reads the 7S.
     # Both are one corner at ``duplicate_angle`` 10 and the first (off) is read. The 7S read is
-    # then vetoed by the outline found over the 2S and the strip, ranked 2S, unless a card of
-    # that name is identified elsewhere in the frame (``veto_named``) or beside that outline
-    # (``veto_near``): either rule alone keeps the 7S.
+    # then vetoed by the outline found over the 2S and the strip, ranked 2S (0.58), unless a card
+    # of that name is identified elsewhere in the frame (``veto_named``) or beside that outline
+    # (``veto_near``), or a first card must score more to veto (``veto_score``): any one of the
+    # three rules keeps the 7S.
     base = ScannerParams()
     named, present = _named("scene_012.jpg", base)
     assert "7S" in named
     assert set(named) <= present and len(named) == len(set(named))  # none wrong, none twice
     merged = replace(base, covered=replace(base.covered, duplicate_angle=10.0))
     assert "7S" not in _named("scene_012.jpg", merged)[0]
-    vetoed = replace(base, covered=replace(base.covered, veto_named=False, veto_near=0.0))
+    vetoed = replace(base, covered=replace(base.covered, veto_named=False, veto_near=0.0, veto_score=0.0))
     assert "7S" not in _named("scene_012.jpg", vetoed)[0]
-    near_only = replace(base, covered=replace(base.covered, veto_named=False, veto_near=0.5))
+    near_only = replace(base, covered=replace(base.covered, veto_named=False, veto_near=0.5, veto_score=0.0))
     assert "7S" in _named("scene_012.jpg", near_only)[0]
+    score_only = replace(base, covered=replace(base.covered, veto_named=False, veto_near=0.0))
+    assert "7S" in _named("scene_012.jpg", score_only)[0]
 
 
 def test_the_duplicate_angles_are_validated() -> None:

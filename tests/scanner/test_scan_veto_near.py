@@ -18,8 +18,10 @@ from tests.scanner.fixture_scenes import identified_and_wrong
 
 SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
 # on by default; the 5's corner is named by the blurred read of unclear labels (``octo_blur``, on
-# by default), on in both
+# by default), on in both. The outline's first card (+2 at 0.11) scores under ``veto_score``, which
+# alone keeps the 5 too: any score vetoes here, to show this rule alone
 ON = ScannerParams()
+ON = replace(ON, covered=replace(ON.covered, veto_score=0.0))
 OFF = replace(ON, covered=replace(ON.covered, veto_near=0.0))
 
 

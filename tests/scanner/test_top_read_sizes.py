@@ -43,8 +43,9 @@ def _pile_mistakes(seed: int, index: int, params: ScannerParams) -> list[str]:
 
 def test_a_dim_piles_top_card_is_named_and_on_top_when_read_size_by_size() -> None:
     # the sizes between the size probe's candidates (``CoveredParams.ladder_reads``) name this
-    # top too: off here, to show this step alone
-    unladdered = replace(BASE, covered=replace(BASE.covered, ladder_reads=0))
+    # top too, and so does its corner read when a poor first card of the outline over it vetoes
+    # nothing (``CoveredParams.veto_score``): both off here, to show this step alone
+    unladdered = replace(BASE, covered=replace(BASE.covered, ladder_reads=0, veto_score=0.0))
     off = replace(unladdered, find=replace(unladdered.find, top_refit_read_agree=0))
     assert _pile_mistakes(8484, 19, off) == ["8484-19: top card of the pile wrong"]
     assert _pile_mistakes(8484, 19, unladdered) == []
