@@ -1099,9 +1099,9 @@ class CoveredParams:
         veto_score: ...and only when it scores at least this much: a found card whose first
             card scores less is read poorly (outlines over two or three cards of a fan or a hand
             row: 0.10-0.43, against corners read at 0.55-0.88), and its first card says nothing
-            (0: at any score). On 15 rendered folders every veto made at any score (46, rivals
-            at 0.10-0.59) kept out a right name and no wrong one; a rival at 0.68 once kept a
-            wrong name out, so a rival scoring 0.6 or more still vetoes.
+            (0: at any score). On 15 rendered folders every rival leading by ``veto_lead`` (46,
+            at 0.10-0.59) stood against a right name, none against a wrong one; a rival at 0.68
+            once kept a wrong name out, so a rival scoring 0.6 or more still vetoes.
         veto_named: in a deck holding every card once (Oktris), the identifier's first card
             for a found card vetoes nothing when that card is identified elsewhere in the frame:
             the found outline then runs over that card and reads its print (an outline over two

@@ -172,14 +172,13 @@ def test_replay_in_real_time_says_it_is_pausing_while_it_waits(tmp_path: Path) -
     (tmp_path / "timestamps.txt").write_text("0\n30\n")
     now = [0.0]
     seen: list[bool] = []
-    sources_made: list[ReplaySource] = []
 
     def sleep(seconds: float) -> None:
-        seen.append(sources_made[0].pausing)
+        seen.append(source.pausing)
         now[0] += seconds
 
-    sources_made.append(ReplaySource(tmp_path, realtime=True, sleep=sleep, clock=lambda: now[0]))
-    with sources_made[0] as source:
+    source = ReplaySource(tmp_path, realtime=True, sleep=sleep, clock=lambda: now[0])
+    with source:
         pausing_at_frames = [source.pausing for _ in source]
     assert seen == [True]
     assert pausing_at_frames == [False, False]
