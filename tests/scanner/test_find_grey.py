@@ -14,10 +14,9 @@ from scanner.find import find_cards
 from scanner.find_geometry import poly_mask
 from scanner.find_work import coloured_table, grey_on_colour, make_work
 from scanner.params import FindParams, ScannerParams
-from scorer.cards import DeckKind
 from tests.scanner.fixture_scenes import named_near
 from tests.scanner.test_find import best_match, card_quad, draw_card, table
-from tests.scanner.test_identify_heldout import held_out_scene
+from tests.scanner.test_identify_heldout import held_out_top
 
 WOOD = (105, 140, 170)  # BGR: a light, warm brown
 PARAMS = FindParams()
@@ -72,14 +71,12 @@ def test_a_dim_octoplus_pile_on_wood_is_named_by_the_grey_look() -> None:
     cards are no more than 14 levels lighter than the wood beside the pile (the red print cuts the
     top card's paper into scraps), so the finder finds nothing. Looked at again with grey pixels
     for card pixels, the +2 is found whole, named and marked top."""
-    image, scene = held_out_scene(2468, 19)
-    top = next(c for c in scene["cards"] if c["top"])
-    assert top["card"] == "+2"
-    centre = np.mean(top["corners"], axis=0)
+    image, deck, card, centre = held_out_top(2468, 19)
+    assert card == "+2"
     base = ScannerParams()
     off = replace(base, find=replace(base.find, grey_look=0.0))
-    assert named_near(image, DeckKind.OCTOPLUS, off, centre, 20.0) == []
-    assert named_near(image, DeckKind.OCTOPLUS, base, centre, 20.0) == [("+2", True)]
+    assert named_near(image, deck, off, centre, 20.0) == []
+    assert named_near(image, deck, base, centre, 20.0) == [("+2", True)]
 
 
 @pytest.mark.parametrize("field", ["paper_chroma", "table_chroma", "grey_look"])

@@ -35,6 +35,14 @@ def held_out_scene(seed: int, index: int) -> tuple[Image, dict[str, Any]]:
     return worn, doc
 
 
+def held_out_top(seed: int, index: int) -> tuple[Image, DeckKind, str, np.ndarray]:
+    """Held-out scene ``seed``-``index`` (``held_out_scene``), its deck, the name of its top card
+    (the scene holds one pile or fan) and that card's centre."""
+    image, scene = held_out_scene(seed, index)
+    top = next(c for c in scene["cards"] if c["top"])
+    return image, DeckKind(scene["deck"]), top["card"], np.mean(top["corners"], axis=0)
+
+
 def wrong_names(image: Image, scene: dict[str, Any], params: ScannerParams) -> list[str]:
     deck = DeckKind(scene["deck"])
     detections = Scanner(deck, params=params).scan(image).detections

@@ -23,7 +23,7 @@ from scanner.params import CoveredParams, ScannerParams
 from scanner.templates import Templates
 from scorer.cards import DeckKind, parse_card
 from tests.scanner.fixture_scenes import fixture_scene, named_at, named_near
-from tests.scanner.test_identify_heldout import held_out_scene
+from tests.scanner.test_identify_heldout import held_out_top
 
 P = CoveredParams()
 
@@ -162,14 +162,12 @@ def test_a_smeared_pile_with_no_card_named_gets_its_top_card_from_the_blind_blur
     """Held-out scene 8484-18 (a pile on wood, an arm over it, motion 6 px at 4 degrees): no card
     is identified whole, so no blur was measured and the pile's top 4S, found whole, stayed
     unnamed; the blur told by its face names it, read at its own outline, and marks it top."""
-    image, scene = held_out_scene(8484, 18)
-    top = next(c for c in scene["cards"] if c["top"])
-    assert top["card"] == "4S"
-    centre = np.mean(top["corners"], axis=0)
+    image, deck, card, centre = held_out_top(8484, 18)
+    assert card == "4S"
     on = ScannerParams()
     off = replace(on, covered=replace(on.covered, motion_blind_fit=1.0))
-    assert named_near(image, DeckKind.OKTRIS, off, centre, 30.0) == []
-    assert named_near(image, DeckKind.OKTRIS, on, centre, 30.0) == [("4S", True)]
+    assert named_near(image, deck, off, centre, 30.0) == []
+    assert named_near(image, deck, on, centre, 30.0) == [("4S", True)]
 
 
 @pytest.mark.parametrize(

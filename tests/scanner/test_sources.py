@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar
@@ -152,35 +152,43 @@ def test_replay_of_a_folder_without_images_raises(tmp_path: Path) -> None:
         pass
 
 
+class _FakeTime:
+    """A clock that a replay's sleeps move on, recording each sleep and, if given, ``during()``
+    at each."""
+
+    def __init__(self, now: float = 0.0, during: Callable[[], object] | None = None) -> None:
+        self.now = now
+        self.slept: list[float] = []
+        self.seen: list[object] = []
+        self.during = during
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        if self.during is not None:
+            self.seen.append(self.during())
+        self.now += seconds
+
+
 def test_replay_in_real_time_sleeps_until_each_frame_is_due(tmp_path: Path) -> None:
     _write_frames(tmp_path, 3)
     (tmp_path / "timestamps.txt").write_text("5\n6\n8\n")
-    now = [100.0]
-    slept: list[float] = []
-
-    def sleep(seconds: float) -> None:
-        slept.append(seconds)
-        now[0] += seconds
-
-    with ReplaySource(tmp_path, realtime=True, speed=2.0, sleep=sleep, clock=lambda: now[0]) as source:
+    time_ = _FakeTime(100.0)
+    with ReplaySource(tmp_path, realtime=True, speed=2.0, sleep=time_.sleep, clock=time_.clock) as source:
         list(source)
-    assert slept == pytest.approx([0.5, 1.0])  # (6 - 5) / 2, then (8 - 6) / 2
+    assert time_.slept == pytest.approx([0.5, 1.0])  # (6 - 5) / 2, then (8 - 6) / 2
 
 
 def test_replay_in_real_time_says_it_is_pausing_while_it_waits(tmp_path: Path) -> None:
     _write_frames(tmp_path, 2)
     (tmp_path / "timestamps.txt").write_text("0\n30\n")
-    now = [0.0]
-    seen: list[bool] = []
-
-    def sleep(seconds: float) -> None:
-        seen.append(source.pausing)
-        now[0] += seconds
-
-    source = ReplaySource(tmp_path, realtime=True, sleep=sleep, clock=lambda: now[0])
+    time_ = _FakeTime(during=lambda: source.pausing)
+    source = ReplaySource(tmp_path, realtime=True, sleep=time_.sleep, clock=time_.clock)
     with source:
         pausing_at_frames = [source.pausing for _ in source]
-    assert seen == [True]
+    assert time_.seen == [True]
     assert pausing_at_frames == [False, False]
 
 
