@@ -53,13 +53,16 @@ look (``look``) named it, whether it was a size probe's (``probe``) and its cues
 @dataclass(frozen=True)
 class CornerReading:
     """What the index at one corner says: the card (``None`` when not clear), its score, its
-    lead over the next card and the smallest of its parts' scores."""
+    lead over the next card, the smallest of its parts' scores, the card ranked first (named or
+    not) and whether the second look alone named it (``looked``: its lead may be under the
+    deck's margin)."""
 
     card: Card | None
     score: float
     margin: float
     least_part: float
     candidate: Card
+    looked: bool = False
 
 
 def corner_card_image(frame: Image, quad: FloatArray, params: ScannerParams) -> Image:
@@ -209,7 +212,7 @@ def read_corner(
         )
     if scene is not None:
         scene.note(quad, str(candidate))
-    return CornerReading(candidate if named else None, score, margin, least, candidate)
+    return CornerReading(candidate if named else None, score, margin, least, candidate, looked)
 
 
 def _clear_label(
@@ -288,31 +291,39 @@ def read_corner_turning(
     Returns the reading kept, the turn it was read at (degrees; 0 for the first read) and the
     number of extra reads made. A turned read is kept only when it names the card the corner
     read first ranked first (as it lay), leads its next card by ``covered.turn_lead`` more than
-    the deck's margin, and no turn names another card; of several, the one with the highest
-    score.
+    the deck's margin (or is named by the second look and agreed with, ``_agreed``), and no
+    turn names another card; of several, the one with the highest score.
     """
     p = params.covered
     first = read_corner(frame, quad, templates, params, scene=scene)
     if first.card is not None or budget <= 0 or p.turn_reads == 0 or first.score < p.turn_min_score:
         return first, 0.0, 0
     lead = _deck_margin(p, templates.deck) + p.turn_lead
-    best, angle, extra = first, 0.0, 0
-    rivals = False
+    extra = 0
+    readings: list[tuple[CornerReading, float]] = []
     for degrees in p.turn_angles:
         if extra >= budget:
             break
         extra += 1
         reading = read_corner(frame, turned(quad, degrees), templates, params, scene=scene)
-        if reading.card is None or reading.margin < lead:
-            continue
-        if reading.card != first.candidate:
-            rivals = True  # a turn names another card than the corner read as it lay
-            continue
-        if best.card is None or reading.score > best.score:
-            best, angle = reading, degrees
-    if rivals:
+        if reading.card is not None and (reading.margin >= lead or (reading.looked and p.moved_look > 0)):
+            readings.append((reading, degrees))
+    if any(reading.card != first.candidate for reading, _ in readings):
+        return first, 0.0, extra  # a turn names another card than the corner read as it lay
+    kept = [(reading, degrees) for reading, degrees in readings if _agreed(reading, lead, len(readings), p)]
+    if not kept:
         return first, 0.0, extra
+    best, angle = max(kept, key=lambda kept_read: kept_read[0].score)
     return best, angle, extra
+
+
+def _agreed(reading: CornerReading, lead: float, agreeing: int, p: CoveredParams) -> bool:
+    """Whether a turned, moved or searched ``reading`` that names a card leads its next card
+    enough to name it: by ``lead``, or the second look alone named it and ``agreeing`` reads of
+    its step (itself among them) name the same card, at least ``covered.moved_look`` (0: never).
+    One such read alone named wrong cards: a look fooled once is not fooled the same way at
+    every turn or move."""
+    return reading.margin >= lead or (reading.looked and 0 < p.moved_look <= agreeing)
 
 
 def read_corner_shifting(
@@ -333,16 +344,15 @@ def read_corner_shifting(
     the side (or where a rounded corner ends it), a little along that side from the card's own
     corner.  Returns the reading kept (``None`` when none names a card), the proposal moved
     where it was read and the number of reads made.  A moved read is kept only when it names
-    a card, leads its next card by ``covered.shift_lead`` more than the deck's margin, and no
-    other move names another card; of several, the one with the highest score.
+    a card, leads its next card by ``covered.shift_lead`` more than the deck's margin (or is
+    named by the second look and agreed with, ``_agreed``), and no other move names another
+    card; of several, the one with the highest score.
     """
     p = params.covered
     lead = _deck_margin(p, templates.deck) + p.shift_lead
     arm = proposal.across if proposal.length_across >= proposal.length_down else proposal.down
-    best: CornerReading | None = None
-    where = proposal
     reads = 0
-    names: set[Card] = set()
+    readings: list[tuple[CornerReading, CornerProposal]] = []
     for step in p.shift_steps:
         if reads >= budget:
             break
@@ -350,13 +360,14 @@ def read_corner_shifting(
         moved = replace(proposal, point=proposal.point - step * short * arm)
         quad = card_quad(moved, short, params.find.card_aspect) / scale
         reading = read_corner(frame, quad, templates, params, scene=scene)
-        if reading.card is None:
-            continue
-        names.add(reading.card)
-        if reading.margin >= lead and (best is None or reading.score > best.score):
-            best, where = reading, moved
-    if len(names) > 1:
+        if reading.card is not None:
+            readings.append((reading, moved))
+    if len({reading.card for reading, _ in readings}) > 1:
         return None, proposal, reads
+    kept = [(reading, moved) for reading, moved in readings if _agreed(reading, lead, len(readings), p)]
+    if not kept:
+        return None, proposal, reads
+    best, where = max(kept, key=lambda kept_read: kept_read[0].score)
     return best, where, reads
 
 
@@ -377,8 +388,8 @@ def read_corner_searching(
     there).  Returns the reading kept (``None`` when none names a card), the turn it was read
     at (degrees) and the number of reads made.  The best scored read is kept only when it names
     the card ``first`` ranked first, leads its next card by the deck's margin plus
-    ``covered.search_lead``, and no other read names another card: a farther search is a wider
-    chance to be wrong.
+    ``covered.search_lead`` (or is named by the second look and agreed with, ``_agreed``), and no
+    other read names another card: a farther search is a wider chance to be wrong.
     """
     p = params.covered
     if budget <= 0 or first.score < p.search_min_score:
@@ -387,16 +398,21 @@ def read_corner_searching(
     best: CornerReading | None = None
     angle = 0.0
     reads = 0
-    names: set[Card] = set()
+    names: list[Card] = []
     for degrees in p.search_turns:
         if reads >= budget:
             break
         reads += 1
         reading = read_corner(frame, turned(quad, degrees), templates, params, p.search_wide_px, scene=scene)
         if reading.card is not None:
-            names.add(reading.card)
+            names.append(reading.card)
         if best is None or reading.score > best.score:
             best, angle = reading, degrees
-    if best is None or best.card != first.candidate or best.margin < lead or len(names) > 1:
+    if (
+        best is None
+        or best.card != first.candidate
+        or len(set(names)) > 1
+        or not _agreed(best, lead, len(names), p)
+    ):
         return None, 0.0, reads
     return best, angle, reads
