@@ -54,15 +54,16 @@ look (``look``) named it, whether it was a size probe's (``probe``) and its cues
 class CornerReading:
     """What the index at one corner says: the card (``None`` when not clear), its score, its
     lead over the next card, the smallest of its parts' scores, the card ranked first (named or
-    not) and whether the second look alone named it (``looked``: its lead may be under the
-    deck's margin)."""
+    not) and whether only a second reading named it (``second``: the second look at the parts
+    that tell close cards apart, or an Octoplus label read again against blurred templates; its
+    lead may be under the deck's margin)."""
 
     card: Card | None
     score: float
     margin: float
     least_part: float
     candidate: Card
-    looked: bool = False
+    second: bool = False
 
 
 def corner_card_image(frame: Image, quad: FloatArray, params: ScannerParams) -> Image:
@@ -174,6 +175,7 @@ def read_corner(
             )
         )
     ) or (octo and clear_labels and _clear_label(candidate, score, margin, least, templates.deck, p))
+    plain = named
     if not named and octo and clear_labels:
         named = _soft_label(image, candidate, score, templates, identify, p)
     hand = named
@@ -212,7 +214,7 @@ def read_corner(
         )
     if scene is not None:
         scene.note(quad, str(candidate))
-    return CornerReading(candidate if named else None, score, margin, least, candidate, looked)
+    return CornerReading(candidate if named else None, score, margin, least, candidate, named and not plain)
 
 
 def _clear_label(
@@ -291,7 +293,7 @@ def read_corner_turning(
     Returns the reading kept, the turn it was read at (degrees; 0 for the first read) and the
     number of extra reads made. A turned read is kept only when it names the card the corner
     read first ranked first (as it lay), leads its next card by ``covered.turn_lead`` more than
-    the deck's margin (or is named by the second look and agreed with, ``_agreed``), and no
+    the deck's margin (or, named by a second reading, other turns agree, ``_agreed``), and no
     turn names another card; of several, the one with the highest score.
     """
     p = params.covered
@@ -306,7 +308,7 @@ def read_corner_turning(
             break
         extra += 1
         reading = read_corner(frame, turned(quad, degrees), templates, params, scene=scene)
-        if reading.card is not None and (reading.margin >= lead or (reading.looked and p.moved_look > 0)):
+        if reading.card is not None and (reading.margin >= lead or (reading.second and p.moved_agree > 0)):
             readings.append((reading, degrees))
     if any(reading.card != first.candidate for reading, _ in readings):
         return first, 0.0, extra  # a turn names another card than the corner read as it lay
@@ -319,11 +321,11 @@ def read_corner_turning(
 
 def _agreed(reading: CornerReading, lead: float, agreeing: int, p: CoveredParams) -> bool:
     """Whether a turned, moved or searched ``reading`` that names a card leads its next card
-    enough to name it: by ``lead``, or the second look alone named it and ``agreeing`` reads of
-    its step (itself among them) name the same card, at least ``covered.moved_look`` (0: never).
-    One such read alone named wrong cards: a look fooled once is not fooled the same way at
-    every turn or move."""
-    return reading.margin >= lead or (reading.looked and 0 < p.moved_look <= agreeing)
+    enough to name it: by ``lead``, or only a second reading named it (``CornerReading.second``)
+    and ``agreeing`` reads of its step (itself among them) name the same card, at least
+    ``covered.moved_agree`` (0: never).  Such a read alone named wrong cards where it was the
+    step's only one: a look fooled once is not fooled the same way at every turn or move."""
+    return reading.margin >= lead or (reading.second and 0 < p.moved_agree <= agreeing)
 
 
 def read_corner_shifting(
@@ -344,8 +346,8 @@ def read_corner_shifting(
     the side (or where a rounded corner ends it), a little along that side from the card's own
     corner.  Returns the reading kept (``None`` when none names a card), the proposal moved
     where it was read and the number of reads made.  A moved read is kept only when it names
-    a card, leads its next card by ``covered.shift_lead`` more than the deck's margin (or is
-    named by the second look and agreed with, ``_agreed``), and no other move names another
+    a card, leads its next card by ``covered.shift_lead`` more than the deck's margin (or,
+    named by a second reading, other moves agree, ``_agreed``), and no other move names another
     card; of several, the one with the highest score.
     """
     p = params.covered
@@ -388,8 +390,8 @@ def read_corner_searching(
     there).  Returns the reading kept (``None`` when none names a card), the turn it was read
     at (degrees) and the number of reads made.  The best scored read is kept only when it names
     the card ``first`` ranked first, leads its next card by the deck's margin plus
-    ``covered.search_lead`` (or is named by the second look and agreed with, ``_agreed``), and no
-    other read names another card: a farther search is a wider chance to be wrong.
+    ``covered.search_lead`` (or, named by a second reading, other reads agree, ``_agreed``), and
+    no other read names another card: a farther search is a wider chance to be wrong.
     """
     p = params.covered
     if budget <= 0 or first.score < p.search_min_score:

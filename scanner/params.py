@@ -1291,13 +1291,14 @@ class CoveredParams:
             names another card (on scenes rendered with four other seeds, 40 reads from a score of
             0.6 named 0-1 more cards of 148-178 and none wrong; from 0.5 a club's corner was named
             a spade).
-        moved_look: a turned, moved or searched read that only the second look names (its lead
-            over the next card under what that step asks: the close cards told apart by the
-            parts that differ, ``IdentifyParams.look_lead``) names its card when at least this
-            many of that step's reads of the corner name the same card, and no read names
-            another (0: never).  One such read alone named wrong cards (on the committed
-            fixtures and 14 rendered folders, 2411 cards: one read, 9 cards more and 2 wrong
-            names; two agreeing, 2 more and none wrong).
+        moved_agree: a turned, moved or searched read that only a second reading names (the
+            second look at the parts that tell close cards apart, ``IdentifyParams.look_lead``,
+            or an Octoplus label read against blurred templates, ``octo_blur``), at a lead over
+            the next card under what its step asks, names its card when at least this many of
+            that step's reads of the corner name the same card, and no read names another (0:
+            never).  One such read alone named wrong cards (on the committed fixtures and 14
+            rendered folders, 2411 cards: second looks alone, 9 cards more and 2 wrong names; two
+            agreeing, second looks and blurred labels, 4 more and none wrong).
         gap_reads: two named cards of a row or a fan (their sides within ``gap_turn`` degrees,
             their short sides within ``gap_size`` of each other, their index corners
             ``gap_min``-``gap_max`` of the short side apart along the mean direction of their short
@@ -1524,7 +1525,7 @@ class CoveredParams:
     search_wide_px: int = 20
     search_min_score: float = 0.6
     search_lead: float = 0.0
-    moved_look: int = 2
+    moved_agree: int = 2
     gap_reads: int = 16
     gap_turn: float = 30.0
     gap_size: float = 0.15
@@ -1673,7 +1674,7 @@ class CoveredParams:
         _check_int("covered.search_wide_px", self.search_wide_px, 0, 40)
         _check("covered.search_min_score", self.search_min_score, 0.0, 1.0)
         _check("covered.search_lead", self.search_lead, 0.0, 1.0)
-        _check_int("covered.moved_look", self.moved_look, 0, 100)
+        _check_int("covered.moved_agree", self.moved_agree, 0, 100)
         _check_int("covered.motion_reads", self.motion_reads, 0, 1000)
         _check_int("covered.motion_cards", self.motion_cards, 1, 32)
         _check("covered.motion_blind_fit", self.motion_blind_fit, -1.0, 1.0)

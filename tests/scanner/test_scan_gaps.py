@@ -109,8 +109,8 @@ def test_fixture_cards_between_named_cards_of_rows_and_fans_are_named(
             octo_blur=ScannerParams().covered.octo_blur if clear else 0.0,
             plane_reads=ScannerParams().covered.plane_reads if clear else 0,
             # two moves of scene_006's 8S's corner that only the second look names name it there
-            # (``CoveredParams.moved_look``): off, to show the gap's case
-            moved_look=0,
+            # (``CoveredParams.moved_agree``): off, to show the gap's case
+            moved_agree=0,
         ),
     )
     present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
