@@ -55,8 +55,8 @@ class CornerReading:
     """What the index at one corner says: the card (``None`` when not clear), its score, its
     lead over the next card, the smallest of its parts' scores, the card ranked first (named or
     not) and whether only a second reading named it (``second``: the second look at the parts
-    that tell close cards apart, or an Octoplus label read again against blurred templates; its
-    lead may be under the deck's margin)."""
+    that tell close cards apart, an Octoplus label read again against blurred templates or, when
+    on, the learned accept step; its lead may be under the deck's margin)."""
 
     card: Card | None
     score: float
