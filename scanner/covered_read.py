@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -31,6 +32,8 @@ from scanner.params import CoveredParams, ScannerParams
 from scanner.templates import Templates, in_deck
 from scanner.types import Image
 from scorer.cards import Card, DeckKind
+
+_Where = TypeVar("_Where")
 
 __all__ = [
     "CornerReading",
@@ -312,11 +315,18 @@ def read_corner_turning(
             readings.append((reading, degrees))
     if any(reading.card != first.candidate for reading, _ in readings):
         return first, 0.0, extra  # a turn names another card than the corner read as it lay
-    kept = [(reading, degrees) for reading, degrees in readings if _agreed(reading, lead, len(readings), p)]
-    if not kept:
-        return first, 0.0, extra
-    best, angle = max(kept, key=lambda kept_read: kept_read[0].score)
-    return best, angle, extra
+    best = _best_agreed(readings, lead, p)
+    return (first, 0.0, extra) if best is None else (best[0], best[1], extra)
+
+
+def _best_agreed(
+    readings: list[tuple[CornerReading, _Where]], lead: float, p: CoveredParams
+) -> tuple[CornerReading, _Where] | None:
+    """Of one step's ``readings`` that name a card (all the same card), each with where it was
+    read, the best scored one that names it (``_agreed``, all of them agreeing); ``None`` when
+    none does."""
+    kept = [read for read in readings if _agreed(read[0], lead, len(readings), p)]
+    return max(kept, key=lambda read: read[0].score) if kept else None
 
 
 def _agreed(reading: CornerReading, lead: float, agreeing: int, p: CoveredParams) -> bool:
@@ -364,13 +374,8 @@ def read_corner_shifting(
         reading = read_corner(frame, quad, templates, params, scene=scene)
         if reading.card is not None:
             readings.append((reading, moved))
-    if len({reading.card for reading, _ in readings}) > 1:
-        return None, proposal, reads
-    kept = [(reading, moved) for reading, moved in readings if _agreed(reading, lead, len(readings), p)]
-    if not kept:
-        return None, proposal, reads
-    best, where = max(kept, key=lambda kept_read: kept_read[0].score)
-    return best, where, reads
+    best = _best_agreed(readings, lead, p) if len({reading.card for reading, _ in readings}) == 1 else None
+    return (None, proposal, reads) if best is None else (best[0], best[1], reads)
 
 
 def read_corner_searching(
