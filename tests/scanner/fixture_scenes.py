@@ -64,3 +64,11 @@ def identified_and_wrong(
     ``benchmarks.scanner_accuracy`` counts them)."""
     tallies, _ = score_scene(scene, detections, deck)
     return sum(t.identified for t in tallies.values()), sum(t.wrong for t in tallies.values())
+
+
+def scene_mistakes(scene: dict[str, Any], frame: Image, params: ScannerParams) -> list[str]:
+    """The mistakes ``benchmarks.scanner_accuracy`` lists for ``scene`` scanned with ``params``
+    (e.g. ``"7S (fan) not found"``), without the scene's file name."""
+    deck = DeckKind(scene["deck"])
+    _, found = score_scene(scene, Scanner(deck, params=params).scan(frame).detections, deck)
+    return [m.split(": ", 1)[1] for m in found]

@@ -5,39 +5,17 @@ one such read alone named wrong cards."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from pathlib import Path
-from typing import Any
 
-import cv2
-import numpy as np
 import pytest
 
-from benchmarks.scanner_accuracy import score_scene
 from scanner.params import CoveredParams, ScannerParams
-from scanner.scan import Scanner
-from scanner.types import Image
-from scorer.cards import DeckKind
+from tests.scanner.fixture_scenes import fixture_scene, scene_mistakes
 from tests.scanner.test_identify_heldout import assert_wrong_names_mended, held_out_scene
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
 AGREED = ScannerParams()  # 2 by default
 NEVER = replace(AGREED, covered=replace(AGREED.covered, moved_agree=0))
 ALONE = replace(AGREED, covered=replace(AGREED.covered, moved_agree=1))
-
-
-def _fixture(name: str) -> tuple[Image, dict[str, Any]]:
-    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
-    image = np.asarray(cv2.imread(str(FIXTURES / name), cv2.IMREAD_COLOR), np.uint8)
-    return image, next(s for s in doc["scenes"] if s["file"] == name)
-
-
-def _mistakes(scene: tuple[Image, dict[str, Any]], params: ScannerParams) -> list[str]:
-    image, truth = scene
-    deck = DeckKind(truth["deck"])
-    _, found = score_scene(truth, Scanner(deck, params=params).scan(image).detections, deck)
-    return [m.split(": ", 1)[1] for m in found]
 
 
 @pytest.mark.parametrize(
@@ -59,8 +37,11 @@ def _mistakes(scene: tuple[Image, dict[str, Any]], params: ScannerParams) -> lis
 def test_a_read_named_by_a_second_reading_and_agreed_with_names_its_card(
     where: tuple[int, int] | str, mended: str
 ) -> None:
-    scene = _fixture(where) if isinstance(where, str) else held_out_scene(*where)
-    never, agreed = _mistakes(scene, NEVER), _mistakes(scene, AGREED)
+    if isinstance(where, str):
+        scene, image = fixture_scene(where)
+    else:
+        image, scene = held_out_scene(*where)
+    never, agreed = scene_mistakes(scene, image, NEVER), scene_mistakes(scene, image, AGREED)
     assert mended in never  # the case the test guards still shows
     assert mended not in agreed
     assert set(agreed) <= set(never)  # nothing lost, no wrong name

@@ -7,10 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from benchmarks.scanner_accuracy import score_scene
 from scanner.params import ScannerParams
-from scanner.scan import Scanner
-from scorer.cards import DeckKind
+from tests.scanner.fixture_scenes import scene_mistakes
 from tests.scanner.test_identify_heldout import held_out_scene
 
 ON = ScannerParams()  # 0.6 by default
@@ -32,12 +30,10 @@ def test_a_weak_first_card_of_a_found_outline_vetoes_no_corner_name(
     seed: int, index: int, mended: list[str]
 ) -> None:
     image, scene = held_out_scene(seed, index)
-    deck = DeckKind(scene["deck"])
-    mistakes = {}
-    for name, params in (("any score", ANY_SCORE), ("default", ON)):
-        detections = Scanner(deck, params=params).scan(image).detections
-        _, found = score_scene(scene, detections, deck)
-        mistakes[name] = [m.split(": ", 1)[1] for m in found]
+    mistakes = {
+        "any score": scene_mistakes(scene, image, ANY_SCORE),
+        "default": scene_mistakes(scene, image, ON),
+    }
     for mistake in mended:
         assert mistake in mistakes["any score"]  # the case the test guards still shows
         assert mistake not in mistakes["default"]
