@@ -48,7 +48,7 @@ from scanner.find_work import Work
 from scanner.params import CoveredParams, FindParams
 from scanner.types import Image
 
-__all__ = ["CornerProposal", "between", "card_quad", "corner_proposals", "gap_corners"]
+__all__ = ["CornerProposal", "between", "card_quad", "corner_proposals", "gap_corners", "laid_on_edges"]
 
 
 @dataclass(frozen=True)
@@ -118,14 +118,15 @@ def corner_proposals(
             found += _run_ends(contour, work.union, covered)
     out = _distinct(found, covered)
     if covered.refine_samples > 0:
-        out = _refined(out, work.grey, covered)
+        out = laid_on_edges(out, work.grey, covered)
     if covered.longest_first:
         out.sort(key=lambda q: -max(q.length_across, q.length_down))
     if covered.junction_reach > 0:
         # after all others: a junction is a weaker sign of a corner than an outline's corner
         junctions = _junction_corners(work, covered, where)
         if covered.junction_refine > 0 and junctions:
-            laid = _refined(junctions, work.grey, replace(covered, refine_samples=covered.junction_refine))
+            profiled = replace(covered, refine_samples=covered.junction_refine)
+            laid = laid_on_edges(junctions, work.grey, profiled)
             junctions = [replace(q, junction=True) for q in laid]
         out = _distinct([*out, *junctions], covered, keep=len(out), angle=covered.junction_duplicate_angle)
     return out
@@ -177,8 +178,9 @@ def _edge_places(
     return t, place, ok & (length[:, None] > 0)
 
 
-def _refined(proposals: list[CornerProposal], grey: Image, p: CoveredParams) -> list[CornerProposal]:
-    """The proposals laid on the card edges along their arms (``_edge_places``).
+def laid_on_edges(proposals: list[CornerProposal], grey: Image, p: CoveredParams) -> list[CornerProposal]:
+    """The proposals laid on the card edges along their arms (``_edge_places``; ``p.refine_samples``
+    profiles an arm), in their order.
 
     The longer arm's edge places, fitted by a line, give its direction and the corner's offset
     across it; the other arm's (``refine_length`` work pixels of it where its length is not

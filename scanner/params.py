@@ -1424,6 +1424,20 @@ class CoveredParams:
             can be on top, where the card laid on the plane, not whole, could not (replacing any
             named 4 cards more over the 15 folders but lost a pile's top; never replacing, 13
             cards and 3 tops fewer).
+        edge_reads: up to this many corners read and left unnamed, the best read first, are read
+            again laid on their card's edges (``find_corners.laid_on_edges``: lightness profiles
+            across each arm place its edge to a fraction of a pixel, the longer arm giving the
+            direction and the shorter one its own where it is long enough; 0: off): a corner
+            proposal's arms are off the card's sides by 2 degrees at the median and by 5 or more
+            for one corner in five (a junction's or a run's end, or a card seen at a slant, whose
+            corner is no right angle), and such a corner read as proposed names its card a third
+            as often as read on its true sides. A card so named is a last resort (read after
+            the others, as a moved read), and one whose corner lies inside a card of its name is
+            that card read from its other index corner: not named again...
+        edge_samples: ...each arm profiled at this many places...
+        edge_angle: ...an arm turned by at most this many degrees (else it stays as proposed)...
+        edge_min_turn: ...and a corner laid within this many degrees of its arms as proposed...
+        edge_min_move: ...and this many work pixels of its place is not read again.
     """
 
     enabled: bool = True
@@ -1563,6 +1577,11 @@ class CoveredParams:
     plane_fit: float = 0.1
     plane_rounds: int = 8
     plane_replace: bool = True
+    edge_reads: int = 16
+    edge_samples: int = 8
+    edge_angle: float = 20.0
+    edge_min_turn: float = 0.5
+    edge_min_move: float = 0.5
 
     def __post_init__(self) -> None:
         self.validate()
@@ -1692,6 +1711,11 @@ class CoveredParams:
         _check("covered.plane_fit", self.plane_fit, 0.0, 1.0)
         _check_int("covered.plane_rounds", self.plane_rounds, 0, 100)
         _check_bool("covered.plane_replace", self.plane_replace)
+        _check_int("covered.edge_reads", self.edge_reads, 0, 1000)
+        _check_int("covered.edge_samples", self.edge_samples, 3, 64)
+        _check("covered.edge_angle", self.edge_angle, 0.0, 45.0)
+        _check("covered.edge_min_turn", self.edge_min_turn, 0.0, 45.0)
+        _check("covered.edge_min_move", self.edge_min_move, 0.0, 100.0)
         _check_int("covered.gap_reads", self.gap_reads, 0, 1000)
         _check("covered.gap_turn", self.gap_turn, 0.0, 90.0)
         _check("covered.gap_size", self.gap_size, 0.0, 1.0)

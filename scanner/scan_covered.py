@@ -45,7 +45,9 @@ index.  Here the index decides instead of the geometry:
    against templates smeared as each card shows that motion (``CoveredParams.motion_reads``);
    with cards identified whole, the corners still unnamed are read again on the card the table
    plane fitted on them lays there, foreshortened as the camera sees it (``scanner.covered_plane``,
-   ``CoveredParams.plane_reads``);
+   ``CoveredParams.plane_reads``); and those still unnamed are read laid on their card's edges
+   (``find_corners.laid_on_edges``, ``CoveredParams.edge_reads``: a proposal's arms can be
+   several degrees off the card's sides);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels), or, a read left unnamed so, when a
@@ -71,6 +73,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -90,7 +93,7 @@ from scanner.covered_read import (
 )
 from scanner.covered_size import local_shorts, longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
-from scanner.find_corners import CornerProposal, card_quad, corner_proposals, gap_corners
+from scanner.find_corners import CornerProposal, card_quad, corner_proposals, gap_corners, laid_on_edges
 from scanner.find_geometry import FloatArray, holds, side_lengths
 from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
@@ -758,6 +761,8 @@ def read_covered(
         named += _motion_named(rest)
     if p.plane_reads > 0 and left:
         named += _plane_named(rest)  # ``rest.named`` is ``named``: it holds the motion pass's cards
+    if p.edge_reads > 0 and left:
+        named += _edge_named(rest)
     if p.gap_reads > 0:
         named += _gap_named(frame, work, cards, identified, named, templates, params, not plain, scene)
     if not named:
@@ -920,6 +925,53 @@ def _plane_named(rest: _Leftover) -> list[_Named]:
         out.append(_Named(laid, reading, rest.proposals[k].point, plane=True))
         rest.scene.named.append(laid)
     log.debug("covered: table plane misfit %.3f, %d named on it", plane.misfit, len(out))
+    return out
+
+
+def _edge_named(rest: _Leftover) -> list[_Named]:
+    """The corners read and left unnamed (``rest.left``) that name a card read again laid on their
+    card's edges (``find_corners.laid_on_edges`` as ``CoveredParams.edge_samples`` and
+    ``edge_angle`` say), the best read first, at most ``CoveredParams.edge_reads``; a corner laid
+    where it was proposed (within ``edge_min_turn`` degrees and ``edge_min_move`` work pixels) is
+    not read again, and one that reads unclear is read turned (``read_corner_turning``, each of
+    ``turn_angles``, beyond the frame's turn budget).  Each is a last resort (``_Named.moved``),
+    and one whose corner lies inside a card of its name, identified or named, is that card read
+    from its other index corner."""
+    params, work = rest.params, rest.work
+    p = params.covered
+    done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
+    order = [(k, short) for _, k, short in sorted(rest.left, key=lambda item: -item[0]) if k not in done]
+    order = order[: p.edge_reads]
+    if not order:
+        return []
+    profiled = replace(p, refine_samples=p.edge_samples, refine_angle=p.edge_angle)
+    laid = laid_on_edges([rest.proposals[k] for k, _ in order], work.grey, profiled)
+    least = math.cos(math.radians(p.edge_min_turn))
+    out: list[_Named] = []
+    for (k, short), corner in zip(order, laid, strict=True):
+        if k in done:
+            continue  # named at another of the frame's sizes
+        proposed = rest.proposals[k]
+        aligned = min(float(corner.across @ proposed.across), float(corner.down @ proposed.down))
+        if aligned >= least and float(np.hypot(*(corner.point - proposed.point))) < p.edge_min_move:
+            continue
+        quad = card_quad(corner, short, params.find.card_aspect) / work.scale
+        # read unclear, turned as the corners are (``turn_angles``)
+        reading, angle, _ = read_corner_turning(
+            rest.frame, quad, rest.templates, params, len(p.turn_angles), rest.scene
+        )
+        if reading.card is None:
+            continue
+        if angle != 0.0:
+            quad = turned(quad, angle)
+        mates = [np.asarray(d.corners, np.float64) for d in rest.detections if d.card == reading.card]
+        mates += [n.quad for n in [*rest.named, *out] if n.reading.card == reading.card]
+        if any(holds(mate, quad[0]) for mate in mates):
+            continue  # that card, read from its other index corner at a size a little off
+        out.append(_Named(quad, reading, corner.point, moved=True))
+        rest.scene.named.append(quad)
+        done.add(k)
+    log.debug("covered: %d of %d corners named laid on their edges", len(out), len(order))
     return out
 
 

@@ -208,7 +208,8 @@ def test_fixture_cards_whose_index_was_unclear_are_now_named(file: str, card: st
     """A single under a hand (its lone corner read 2H 0.021 ahead of 3H) and cards of a hand row
     (8D 0.017 ahead of 5D, 8C 0.007 ahead of 5C): unnamed before the second look, named now (and
     by nothing with the look switched off).  The same row's 8S, which the look also names, is
-    named without it too by a corner read moved back along its side."""
+    named without it too by a corner read moved back along its side, and the 8D by its corner laid
+    on its edges (``CoveredParams.edge_reads``, switched off with the look)."""
     doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
     scene = next(s for s in doc["scenes"] if s["file"] == file)
     deck = DeckKind(scene["deck"])
@@ -216,5 +217,9 @@ def test_fixture_cards_whose_index_was_unclear_are_now_named(file: str, card: st
     truth = parse_card(card, deck)
     scanner = Scanner(deck)
     assert truth in [d.card for d in scanner.scan(frame).detections]
-    off = replace(scanner.params, identify=replace(scanner.params.identify, look_lead=0.0))
+    off = replace(
+        scanner.params,
+        identify=replace(scanner.params.identify, look_lead=0.0),
+        covered=replace(scanner.params.covered, edge_reads=0),
+    )
     assert truth not in [d.card for d in Scanner(deck, params=off).scan(frame).detections]

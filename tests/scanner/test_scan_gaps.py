@@ -86,8 +86,9 @@ def test_two_cards_next_to_each_other_propose_the_cards_one_step_past_them() -> 
         # three cards lying edge to edge in a fan, the middle one a second P beside the fan's top P
         # (a faint label leading clearly, ``CoveredParams.octo_clear``, and the learned accept
         # step, ``CoveredParams.learned_accept``, the blurred read of soft labels,
-        # ``CoveredParams.octo_blur``, and the read on the table plane, ``CoveredParams.plane_reads``,
-        # name the -2 and that P at their own corners: all switched off to show the gap's case)
+        # ``CoveredParams.octo_blur``, the read on the table plane, ``CoveredParams.plane_reads``,
+        # and the corner laid on its edges, ``CoveredParams.edge_reads``, name the -2 and that P at
+        # their own corners: all switched off to show the gap's case)
         ("scene_021.jpg", ("-2", "P"), False),
     ],
 )
@@ -111,6 +112,8 @@ def test_fixture_cards_between_named_cards_of_rows_and_fans_are_named(
             # two moves of scene_006's 8S's corner that only the second look names name it there
             # (``CoveredParams.moved_agree``): off, to show the gap's case
             moved_agree=0,
+            # scene_021's -2 laid on its edges names it at its own corner (``edge_reads``)
+            edge_reads=ScannerParams().covered.edge_reads if clear else 0,
         ),
     )
     present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
