@@ -1431,11 +1431,15 @@ class CoveredParams:
             proposal's arms are off the card's sides by 2 degrees at the median and by 5 or more
             for one corner in five (a junction's or a run's end, or a card seen at a slant, whose
             corner is no right angle), and such a corner read as proposed names its card a third
-            as often as read on its true sides. A card so named is a last resort (read after
-            the others, as a moved read), and one whose corner lies inside a card of its name is
-            that card read from its other index corner: not named again...
+            as often as read on its true sides. A read unclear is read turned (``turn_angles``).
+            A card so named is a last resort (read after the others, as a moved read), and one
+            whose corner lies inside a card of its name is that card read from its other index
+            corner: not named again (over the fixtures and 14 rendered folders of 48 scenes, 2082
+            cards named right became 2103 and 346 piles' tops right 350, no wrong name added; 32
+            reads named no more)...
         edge_samples: ...each arm profiled at this many places...
-        edge_angle: ...an arm turned by at most this many degrees (else it stays as proposed)...
+        edge_angle: ...an arm turned by at most this many degrees (else it stays as proposed; 12
+            named one card fewer)...
         edge_min_turn: ...and a corner laid within this many degrees of its arms as proposed...
         edge_min_move: ...and this many work pixels of its place is not read again.
     """
