@@ -1424,19 +1424,19 @@ class CoveredParams:
             can be on top, where the card laid on the plane, not whole, could not (replacing any
             named 4 cards more over the 15 folders but lost a pile's top; never replacing, 13
             cards and 3 tops fewer).
-        edge_reads: up to this many corners read and left unnamed, the best read first, are read
-            again laid on their card's edges (``find_corners.laid_on_edges``: lightness profiles
-            across each arm place its edge to a fraction of a pixel, the longer arm giving the
-            direction and the shorter one its own where it is long enough; 0: off): a corner
-            proposal's arms are off the card's sides by 2 degrees at the median and by 5 or more
-            for one corner in five (a junction's or a run's end, or a card seen at a slant, whose
-            corner is no right angle), and such a corner read as proposed names its card a third
-            as often as read on its true sides. A read unclear is read turned (``turn_angles``).
-            A card so named is a last resort (read after the others, as a moved read), and one
-            whose corner lies inside a card of its name is that card read from its other index
-            corner: not named again (over the fixtures and 14 rendered folders of 48 scenes, 2082
-            cards named right became 2103 and 346 piles' tops right 350, no wrong name added; 32
-            reads named no more)...
+        edge_reads: up to this many corners read and left unnamed (a corner left at two sizes counts
+            twice), the best read first, are read again laid on their card's edges
+            (``find_corners.laid_on_edges``: lightness profiles across each arm place its edge to a
+            fraction of a pixel, the longer arm giving the direction and the shorter one its own
+            where it is long enough; 0: off): a corner proposal's arms are off the card's sides by 2
+            degrees at the median and by 5 or more for one corner in five (a junction's or a run's
+            end, or a card seen at a slant, whose corner is no right angle), and such a corner read
+            as proposed names its card a third as often as read on its true sides. A read unclear is
+            read turned (``turn_angles``). A card so named is a last resort (read after the others,
+            as a moved read), and one whose corner lies inside a card of its name is that card read
+            from its other index corner: not named again (over the fixtures and 14 rendered folders
+            of 48 scenes, 2082 cards named right became 2103 and 346 piles' tops right 350, no wrong
+            name added; 32 reads named no more)...
         edge_samples: ...each arm profiled at this many places...
         edge_angle: ...an arm turned by at most this many degrees (else it stays as proposed; 12
             named one card fewer)...

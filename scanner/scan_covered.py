@@ -931,12 +931,12 @@ def _plane_named(rest: _Leftover) -> list[_Named]:
 def _edge_named(rest: _Leftover) -> list[_Named]:
     """The corners read and left unnamed (``rest.left``) that name a card read again laid on their
     card's edges (``find_corners.laid_on_edges`` as ``CoveredParams.edge_samples`` and
-    ``edge_angle`` say), the best read first, at most ``CoveredParams.edge_reads``; a corner laid
-    where it was proposed (within ``edge_min_turn`` degrees and ``edge_min_move`` work pixels) is
-    not read again, and one that reads unclear is read turned (``read_corner_turning``, each of
-    ``turn_angles``, beyond the frame's turn budget).  Each is a last resort (``_Named.moved``),
-    and one whose corner lies inside a card of its name, identified or named, is that card read
-    from its other index corner."""
+    ``edge_angle`` say), the best read first, at most ``CoveredParams.edge_reads`` (a corner left at
+    two sizes counts twice), each at the size it was left at; a corner laid where it was proposed
+    (within ``edge_min_turn`` degrees and ``edge_min_move`` work pixels) is not read again, and one
+    that reads unclear is read turned (``read_corner_turning``, each of ``turn_angles``, beyond the
+    frame's turn budget).  Each is a last resort (``_Named.moved``), and one whose corner lies
+    inside a card of its name, identified or named, is that card read from its other index corner."""
     params, work = rest.params, rest.work
     p = params.covered
     done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
