@@ -178,9 +178,12 @@ def _edge_places(
     return t, place, ok & (length[:, None] > 0)
 
 
-def laid_on_edges(proposals: list[CornerProposal], grey: Image, p: CoveredParams) -> list[CornerProposal]:
+def laid_on_edges(
+    proposals: list[CornerProposal], grey: Image, p: CoveredParams, reach: float = 1.0
+) -> list[CornerProposal]:
     """The proposals laid on the card edges along their arms (``_edge_places``; ``p.refine_samples``
-    profiles an arm), in their order.
+    profiles an arm, over ``reach`` of its length from the corner: a side turned a few degrees from
+    its arm leaves the profiles' reach far from the corner), in their order.
 
     The longer arm's edge places, fitted by a line, give its direction and the corner's offset
     across it; the other arm's (``refine_length`` work pixels of it where its length is not
@@ -196,8 +199,8 @@ def laid_on_edges(proposals: list[CornerProposal], grey: Image, p: CoveredParams
     down = np.array([q.down for q in proposals])
     arm = np.where(first_across[:, None], across, down)
     side = np.where(first_across[:, None], down, across)
-    length = np.array([max(q.length_across, q.length_down) for q in proposals])
-    other = np.array([min(q.length_across, q.length_down) for q in proposals])
+    length = reach * np.array([max(q.length_across, q.length_down) for q in proposals])
+    other = reach * np.array([min(q.length_across, q.length_down) for q in proposals])
     other = np.where(other > 0, other, p.refine_length)
     t, place, ok = _edge_places(grey32, point, arm, side, length, p)
     slope, offset, good = _edge_lines(t, place, ok, p)

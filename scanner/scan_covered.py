@@ -75,7 +75,7 @@ import functools
 import logging
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -691,7 +691,7 @@ def read_covered(
         probed |= extra_probed
     votes = [0] * len(shorts)
     local = _local_sizes(proposals, shorts, identified, own_size, params)
-    left: list[tuple[float, int, float]] = []  # corners read and left unnamed: first score, corner, size
+    left: list[_Left] = []  # corners read and left unnamed
     for k in sorted(range(len(proposals)), key=lambda k: k not in again):
         proposal = proposals[k]
         if k in probed:
@@ -745,7 +745,7 @@ def read_covered(
                 if k not in own_size and short in shorts:
                     votes[shorts.index(short)] += 1
                 break
-            left.append((first.score, k, short))
+            left.append(_Left(first.score, k, short, first.candidate))
     log.debug(
         "covered: %d corners, %d read, %d read turned, %d read moved, %d searched, %d named",
         len(proposals),
@@ -806,19 +806,30 @@ def read_covered(
     return out
 
 
+class _Left(NamedTuple):
+    """A corner read and left unnamed: its first read's score, the corner (its index in the
+    proposals), the card size it was read at (work pixels) and the card its first read ranked
+    first (as it lay)."""
+
+    score: float
+    corner: int
+    short: float
+    first: Card | None
+
+
 @dataclass(frozen=True)
 class _Leftover:
     """What a second pass over the corners read and left unnamed works on: the frame, its work
     image, the detections, the corner proposals, the cards named so far (the list itself: a pass's
-    cards, added to it, are there for the next), the corners left (first score, corner, card
-    size), the templates, the parameters and the cards laid out so far (``scene``)."""
+    cards, added to it, are there for the next), the corners left (``_Left``), the templates, the
+    parameters and the cards laid out so far (``scene``)."""
 
     frame: Image
     work: Work
     detections: list[Detection]
     proposals: list[CornerProposal]
     named: list[_Named]
-    left: list[tuple[float, int, float]]
+    left: list[_Left]
     templates: Templates
     params: ScannerParams
     scene: CornerScene
@@ -877,8 +888,8 @@ def _motion_named(rest: _Leftover) -> list[_Named]:
     if blind:
         # a blur told by faces the identifier named nothing on: only their own outlines are read
         return out
-    done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
-    for _, k, short in sorted(rest.left, key=lambda item: -item[0])[: p.motion_reads]:
+    done = _named_at(rest.proposals, {item.corner for item in rest.left}, rest.named)
+    for _, k, short, _ in sorted(rest.left, key=lambda item: -item.score)[: p.motion_reads]:
         if k in done:
             continue
         proposal = rest.proposals[k]
@@ -906,10 +917,10 @@ def _plane_named(rest: _Leftover) -> list[_Named]:
     plane = fit_plane(quads, params.find.card_aspect, p.plane_fit, p.plane_rounds)
     if plane is None:
         return []
-    done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
+    done = _named_at(rest.proposals, {item.corner for item in rest.left}, rest.named)
     out: list[_Named] = []
     reads = 0
-    for _, k, _short in sorted(rest.left, key=lambda item: -item[0]):
+    for _, k, _, _ in sorted(rest.left, key=lambda item: -item.score):
         if reads >= p.plane_reads:
             break
         if k in done:
@@ -932,35 +943,43 @@ def _edge_named(rest: _Leftover) -> list[_Named]:
     """The corners read and left unnamed (``rest.left``) that name a card read again laid on their
     card's edges (``find_corners.laid_on_edges`` as ``CoveredParams.edge_samples`` and
     ``edge_angle`` say), the best read first, at most ``CoveredParams.edge_reads`` (a corner left at
-    two sizes counts twice), each at the size it was left at; a corner laid where it was proposed
-    (within ``edge_min_turn`` degrees and ``edge_min_move`` work pixels) is not read again, and one
-    that reads unclear is read turned (``read_corner_turning``, each of ``turn_angles``, beyond the
-    frame's turn budget).  Each is a last resort (``_Named.moved``), and one whose corner lies
-    inside a card of its name, identified or named, is that card read from its other index corner."""
+    two sizes counts twice), each at the size it was left at: first on the edges of its whole arms,
+    then, where that names nothing, on the edges of the part of its arms nearest the corner
+    (``edge_near``), a card named so only when the corner ranked it first as it lay.  A corner laid
+    where it was proposed (within ``edge_min_turn`` degrees and ``edge_min_move`` work pixels) is
+    not read again, and one that reads unclear is read turned (``read_corner_turning``, each of
+    ``turn_angles``, beyond the frame's turn budget).  Each is a last resort (``_Named.moved``), and
+    one whose corner lies inside a card of its name, identified or named, is that card read from
+    its other index corner."""
     params, work = rest.params, rest.work
     p = params.covered
-    done = _named_at(rest.proposals, {k for _, k, _ in rest.left}, rest.named)
-    order = [(k, short) for _, k, short in sorted(rest.left, key=lambda item: -item[0]) if k not in done]
+    done = _named_at(rest.proposals, {item.corner for item in rest.left}, rest.named)
+    order = [item for item in sorted(rest.left, key=lambda item: -item.score) if item.corner not in done]
     order = order[: p.edge_reads]
     if not order:
         return []
     profiled = replace(p, refine_samples=p.edge_samples, refine_angle=p.edge_angle)
-    laid = laid_on_edges([rest.proposals[k] for k, _ in order], work.grey, profiled)
+    proposals = [rest.proposals[item.corner] for item in order]
+    whole = laid_on_edges(proposals, work.grey, profiled)
+    fits = [(item, corner, False) for item, corner in zip(order, whole, strict=True)]
+    if p.edge_near > 0.0:
+        near = laid_on_edges(proposals, work.grey, profiled, reach=p.edge_near)
+        fits += [(item, corner, True) for item, corner in zip(order, near, strict=True)]
     least = math.cos(math.radians(p.edge_min_turn))
     out: list[_Named] = []
-    for (k, short), corner in zip(order, laid, strict=True):
-        if k in done:
-            continue  # named at another of the frame's sizes
-        proposed = rest.proposals[k]
+    for item, corner, nearest in fits:
+        if item.corner in done:
+            continue  # named at another of the frame's sizes, or by the other fit
+        proposed = rest.proposals[item.corner]
         aligned = min(float(corner.across @ proposed.across), float(corner.down @ proposed.down))
         if aligned >= least and float(np.hypot(*(corner.point - proposed.point))) < p.edge_min_move:
             continue
-        quad = card_quad(corner, short, params.find.card_aspect) / work.scale
+        quad = card_quad(corner, item.short, params.find.card_aspect) / work.scale
         # read unclear, turned as the corners are (``turn_angles``)
         reading, angle, _ = read_corner_turning(
             rest.frame, quad, rest.templates, params, len(p.turn_angles), rest.scene
         )
-        if reading.card is None:
+        if reading.card is None or (nearest and reading.card != item.first):
             continue
         if angle != 0.0:
             quad = turned(quad, angle)
@@ -970,7 +989,7 @@ def _edge_named(rest: _Leftover) -> list[_Named]:
             continue  # that card, read from its other index corner at a size a little off
         out.append(_Named(quad, reading, corner.point, moved=True))
         rest.scene.named.append(quad)
-        done.add(k)
+        done.add(item.corner)
     log.debug("covered: %d of %d corners named laid on their edges", len(out), len(order))
     return out
 

@@ -14,6 +14,7 @@ from tests.scanner.test_identify_heldout import held_out_scene
 
 ON = ScannerParams()  # 16 reads by default
 OFF = replace(ON, covered=replace(ON.covered, edge_reads=0))
+WHOLE = replace(ON, covered=replace(ON.covered, edge_near=0.0))  # the whole arms' edges only
 
 
 @pytest.mark.parametrize(
@@ -45,6 +46,32 @@ def test_a_corner_laid_on_its_edges_and_turned_names_its_card() -> None:
     assert set(on) <= set(off)
 
 
+@pytest.mark.parametrize(
+    ("seed", "index", "mended"),
+    [
+        # a hand row's 2D and 6H, their corners laid on the edges of their arms nearest the corner
+        (9292, 10, ["2D (hand) not found", "6H (hand) not found"]),
+        # an Octoplus hand row's 6 and 5
+        (4680, 39, ["6 (hand) not found", "5 (hand) not found"]),
+    ],
+)
+def test_a_corner_laid_on_its_edges_near_it_names_its_card(seed: int, index: int, mended: list[str]) -> None:
+    image, scene = held_out_scene(seed, index)
+    whole, on = scene_mistakes(scene, image, WHOLE), scene_mistakes(scene, image, ON)
+    assert set(mended) <= set(whole)  # the whole arms' edges leave them unnamed
+    assert not set(mended) & set(on)
+    assert set(on) <= set(whole)
+
+
+def test_a_card_the_near_edges_name_is_the_one_the_corner_ranked_first() -> None:
+    # an Octoplus hand's 3, its corner laid on the edges nearest it, reads 1 (0.67), a card the
+    # corner did not rank first as it lay: not named, and the hand gains no wrong name
+    image, scene = held_out_scene(7373, 25)
+    on = scene_mistakes(scene, image, ON)
+    assert not [m for m in on if " read as " in m or "false card" in m]
+    assert set(on) <= set(scene_mistakes(scene, image, WHOLE))
+
+
 def test_a_card_read_again_from_its_other_index_corner_is_not_named_twice() -> None:
     # an Octoplus hand's whole 7, named from one index corner; its other index corner, laid on its
     # edges, reads 7 on a card laid out larger (no longer the same card by the corners' places):
@@ -64,6 +91,7 @@ def test_a_card_read_again_from_its_other_index_corner_is_not_named_twice() -> N
         ("edge_angle", 60.0),
         ("edge_min_turn", -1.0),
         ("edge_min_move", -0.5),
+        ("edge_near", 1.5),
     ],
 )
 def test_the_edge_reads_fields_are_checked(field: str, value: object) -> None:
