@@ -1435,8 +1435,8 @@ class CoveredParams:
             read turned (``turn_angles``). A card so named is a last resort (read after the others,
             as a moved read), and one whose corner lies inside a card of its name is that card read
             from its other index corner: not named again (over the fixtures and 14 rendered folders
-            of 48 scenes, 2082 cards named right became 2103 and 346 piles' tops right 350, no wrong
-            name added; 32 reads named no more)...
+            of 48 scenes, 2082 cards named right became 2103, 2113 with ``edge_near``, and 346
+            piles' tops right 350, no wrong name added; 32 reads named no more)...
         edge_samples: ...each arm profiled at this many places...
         edge_angle: ...an arm turned by at most this many degrees (else it stays as proposed; 12
             named one card fewer)...
@@ -1447,8 +1447,8 @@ class CoveredParams:
             degrees from its arm leaves the edge profiles' reach far from the corner, where the
             index lies; a card named so only when the corner ranked it first as it lay (over the
             15 folders 10 cards more and no wrong name; named whatever the corner ranked first,
-            13 cards more and a 3 read as 1; the near fit alone, 0.6 or 0.4, instead of the
-            whole arms' lost 9-10 of the whole arms' cards).
+            13 cards more and a 3 read as 1; the near fit alone instead of the whole arms', at
+            0.4 or 0.6, lost 6-8 of their cards and 2-3 tops).
     """
 
     enabled: bool = True
