@@ -47,7 +47,8 @@ index.  Here the index decides instead of the geometry:
    plane fitted on them lays there, foreshortened as the camera sees it (``scanner.covered_plane``,
    ``CoveredParams.plane_reads``); and those still unnamed are read laid on their card's edges
    (``find_corners.laid_on_edges``, ``CoveredParams.edge_reads``: a proposal's arms can be
-   several degrees off the card's sides);
+   several degrees off the card's sides), the whole arms' and then those nearest the corner
+   (``CoveredParams.edge_near``);
 5. a corner names a card when its score, its lead over the next card and each
    part of the index reach the ``CoveredParams`` thresholds (the identifier's
    rule for an index alone; a wider lead for Octoplus labels), or, a read left unnamed so, when a
