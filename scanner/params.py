@@ -1435,7 +1435,7 @@ class CoveredParams:
             read turned (``turn_angles``). A card so named is a last resort (read after the others,
             as a moved read), and one whose corner lies inside a card of its name is that card read
             from its other index corner: not named again (over the fixtures and 14 rendered folders
-            of 48 scenes, 2082 cards named right became 2103, 2113 with ``edge_near``, and 346
+            of 48 scenes, 2082 cards named right became 2103, 2116 with ``edge_near``, and 346
             piles' tops right 350, no wrong name added; 32 reads named no more)...
         edge_samples: ...each arm profiled at this many places...
         edge_angle: ...an arm turned by at most this many degrees (else it stays as proposed; 12
@@ -1443,12 +1443,13 @@ class CoveredParams:
         edge_min_turn: ...and a corner laid within this many degrees of its arms as proposed...
         edge_min_move: ...and this many work pixels of its place is not read again.
         edge_near: a corner that names nothing laid on the edges of its whole arms is laid again on
-            the edges of this fraction of its arms nearest the corner (0: not): a side turned 5
-            degrees from its arm leaves the edge profiles' reach far from the corner, where the
-            index lies; a card named so only when the corner ranked it first as it lay (over the
-            15 folders 10 cards more and no wrong name; named whatever the corner ranked first,
-            13 cards more and a 3 read as 1; the near fit alone instead of the whole arms', at
-            0.4 or 0.6, lost 6-8 of their cards and 2-3 tops).
+            the edges of each of these fractions of its arms nearest the corner in turn, until one
+            names its card (``()``: not): a side turned 5 degrees from its arm leaves the edge
+            profiles' reach far from the corner, where the index lies; a card named so only when
+            the corner ranked it first as it lay (over the 15 folders, 0.6 named 10 cards more and
+            no wrong name, 0.4 after it 3 more; 0.4 alone 8; named whatever the corner ranked
+            first, 0.6 named 13 and read a 3 as 1; the near fit alone instead of the whole arms',
+            at 0.4 or 0.6, lost 6-8 of their cards and 2-3 tops).
     """
 
     enabled: bool = True
@@ -1593,7 +1594,7 @@ class CoveredParams:
     edge_angle: float = 20.0
     edge_min_turn: float = 0.5
     edge_min_move: float = 0.5
-    edge_near: float = 0.6
+    edge_near: tuple[float, ...] = (0.6, 0.4)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -1728,7 +1729,8 @@ class CoveredParams:
         _check("covered.edge_angle", self.edge_angle, 0.0, 45.0)
         _check("covered.edge_min_turn", self.edge_min_turn, 0.0, 45.0)
         _check("covered.edge_min_move", self.edge_min_move, 0.0, 100.0)
-        _check("covered.edge_near", self.edge_near, 0.0, 1.0)
+        if self.edge_near != ():
+            _check_steps("covered.edge_near", self.edge_near, 0.05, 1.0)
         _check_int("covered.gap_reads", self.gap_reads, 0, 1000)
         _check("covered.gap_turn", self.gap_turn, 0.0, 90.0)
         _check("covered.gap_size", self.gap_size, 0.0, 1.0)

@@ -945,13 +945,13 @@ def _edge_named(rest: _Leftover) -> list[_Named]:
     card's edges (``find_corners.laid_on_edges`` as ``CoveredParams.edge_samples`` and
     ``edge_angle`` say), the best read first, at most ``CoveredParams.edge_reads`` (a corner left at
     two sizes counts twice), each at the size it was left at: first on the edges of its whole arms,
-    then, where that names nothing, on the edges of the part of its arms nearest the corner
-    (``edge_near``), a card named so only when the corner ranked it first as it lay.  A corner laid
-    where it was proposed (within ``edge_min_turn`` degrees and ``edge_min_move`` work pixels) is
-    not read again, and one that reads unclear is read turned (``read_corner_turning``, each of
-    ``turn_angles``, beyond the frame's turn budget).  Each is a last resort (``_Named.moved``), and
-    one whose corner lies inside a card of its name, identified or named, is that card read from
-    its other index corner."""
+    then, where that names nothing, on the edges of the parts of its arms nearest the corner
+    (``edge_near``, in turn), a card named so only when the corner ranked it first as it lay.  A
+    corner laid where it was proposed (within ``edge_min_turn`` degrees and ``edge_min_move`` work
+    pixels) is not read again, and one that reads unclear is read turned (``read_corner_turning``,
+    each of ``turn_angles``, beyond the frame's turn budget).  Each is a last resort
+    (``_Named.moved``), and one whose corner lies inside a card of its name, identified or named, is
+    that card read from its other index corner."""
     params, work = rest.params, rest.work
     p = params.covered
     done = _named_at(rest.proposals, {item.corner for item in rest.left}, rest.named)
@@ -963,8 +963,8 @@ def _edge_named(rest: _Leftover) -> list[_Named]:
     proposals = [rest.proposals[item.corner] for item in order]
     whole = laid_on_edges(proposals, work.grey, profiled)
     fits = [(item, corner, False) for item, corner in zip(order, whole, strict=True)]
-    if p.edge_near > 0.0:
-        near = laid_on_edges(proposals, work.grey, profiled, reach=p.edge_near)
+    for reach in p.edge_near:
+        near = laid_on_edges(proposals, work.grey, profiled, reach=reach)
         fits += [(item, corner, True) for item, corner in zip(order, near, strict=True)]
     least = math.cos(math.radians(p.edge_min_turn))
     out: list[_Named] = []

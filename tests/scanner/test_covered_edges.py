@@ -14,7 +14,7 @@ from tests.scanner.test_identify_heldout import held_out_scene
 
 ON = ScannerParams()  # 16 reads by default
 OFF = replace(ON, covered=replace(ON.covered, edge_reads=0))
-WHOLE = replace(ON, covered=replace(ON.covered, edge_near=0.0))  # the whole arms' edges only
+WHOLE = replace(ON, covered=replace(ON.covered, edge_near=()))  # the whole arms' edges only
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,8 @@ def test_a_card_read_again_from_its_other_index_corner_is_not_named_twice() -> N
         ("edge_angle", 60.0),
         ("edge_min_turn", -1.0),
         ("edge_min_move", -0.5),
-        ("edge_near", 1.5),
+        ("edge_near", (1.5,)),
+        ("edge_near", 0.6),
     ],
 )
 def test_the_edge_reads_fields_are_checked(field: str, value: object) -> None:
