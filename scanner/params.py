@@ -1435,7 +1435,7 @@ class CoveredParams:
             read turned (``turn_angles``). A card so named is a last resort (read after the others,
             as a moved read), and one whose corner lies inside a card of its name is that card read
             from its other index corner: not named again (over the fixtures and 14 rendered folders
-            of 48 scenes, 2082 cards named right became 2103, 2116 with ``edge_near``, and 346
+            of 48 scenes, 2082 cards named right became 2103, 2113 with ``edge_near``, and 346
             piles' tops right 350, no wrong name added; 32 reads named no more)...
         edge_samples: ...each arm profiled at this many places...
         edge_angle: ...an arm turned by at most this many degrees (else it stays as proposed; 12
@@ -1447,9 +1447,10 @@ class CoveredParams:
             names its card (``()``: not): a side turned 5 degrees from its arm leaves the edge
             profiles' reach far from the corner, where the index lies; a card named so only when
             the corner ranked it first as it lay (over the 15 folders, 0.6 named 10 cards more and
-            no wrong name, 0.4 after it 3 more; 0.4 alone 8; named whatever the corner ranked
-            first, 0.6 named 13 and read a 3 as 1; the near fit alone instead of the whole arms',
-            at 0.4 or 0.6, lost 6-8 of their cards and 2-3 tops).
+            no wrong name; 0.4 alone 8; 0.4 after 0.6 3 more, but a held-out fan lost its top card;
+            named whatever the corner ranked first, 0.6 named 13 and read a 3 as 1; the near fit
+            alone instead of the whole arms', at 0.4 or 0.6, lost 6-8 of their cards and 2-3
+            tops).
     """
 
     enabled: bool = True
@@ -1594,7 +1595,7 @@ class CoveredParams:
     edge_angle: float = 20.0
     edge_min_turn: float = 0.5
     edge_min_move: float = 0.5
-    edge_near: tuple[float, ...] = (0.6, 0.4)
+    edge_near: tuple[float, ...] = (0.6,)
 
     def __post_init__(self) -> None:
         self.validate()
