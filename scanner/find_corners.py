@@ -179,11 +179,15 @@ def _edge_places(
 
 
 def laid_on_edges(
-    proposals: list[CornerProposal], grey: Image, p: CoveredParams, reach: float = 1.0
+    proposals: list[CornerProposal],
+    grey: Image | npt.NDArray[np.float32],
+    p: CoveredParams,
+    reach: float = 1.0,
 ) -> list[CornerProposal]:
     """The proposals laid on the card edges along their arms (``_edge_places``; ``p.refine_samples``
     profiles an arm, over ``reach`` of its length from the corner: a side turned a few degrees from
-    its arm leaves the profiles' reach far from the corner), in their order.
+    its arm leaves the profiles' reach far from the corner), in their order.  ``grey`` is the work
+    image's lightness, as uint8 or already as float32.
 
     The longer arm's edge places, fitted by a line, give its direction and the corner's offset
     across it; the other arm's (``refine_length`` work pixels of it where its length is not
@@ -192,7 +196,7 @@ def laid_on_edges(
     """
     if not proposals:
         return proposals
-    grey32 = grey.astype(np.float32)
+    grey32 = np.asarray(grey, np.float32)  # no copy when the caller converted it already
     point = np.array([q.point for q in proposals])
     first_across = np.array([q.length_across >= q.length_down for q in proposals])
     across = np.array([q.across for q in proposals])

@@ -959,12 +959,13 @@ def _edge_named(rest: _Leftover) -> list[_Named]:
     order = order[: p.edge_reads]
     if not order:
         return []
-    profiled = replace(p, refine_samples=p.edge_samples, refine_angle=p.edge_angle)
+    profiled = _edge_params(p)
     proposals = [rest.proposals[item.corner] for item in order]
-    whole = laid_on_edges(proposals, work.grey, profiled)
+    grey = np.asarray(work.grey, np.float32)  # profiled once for every fit
+    whole = laid_on_edges(proposals, grey, profiled)
     fits = [(item, corner, False) for item, corner in zip(order, whole, strict=True)]
     for reach in p.edge_near:
-        near = laid_on_edges(proposals, work.grey, profiled, reach=reach)
+        near = laid_on_edges(proposals, grey, profiled, reach=reach)
         fits += [(item, corner, True) for item, corner in zip(order, near, strict=True)]
     least = math.cos(math.radians(p.edge_min_turn))
     out: list[_Named] = []
@@ -993,6 +994,13 @@ def _edge_named(rest: _Leftover) -> list[_Named]:
         done.add(item.corner)
     log.debug("covered: %d of %d corners named laid on their edges", len(out), len(order))
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _edge_params(p: CoveredParams) -> CoveredParams:
+    """``p`` with the edge pass's profiles (``edge_samples``, ``edge_angle``) for
+    ``laid_on_edges`` (made once per parameter set, not per frame)."""
+    return replace(p, refine_samples=p.edge_samples, refine_angle=p.edge_angle)
 
 
 @functools.lru_cache(maxsize=8)
