@@ -224,6 +224,7 @@ def top_flags(
     printed: Arr | None = None,
     pairs: list[tuple[int, int]] | None = None,
     indexed: Arr | None = None,
+    hands: list[float] | None = None,
 ) -> list[bool]:
     """For each card (``quads`` in work pixels, TL TR BR BL as read), whether it lies on top.
 
@@ -238,7 +239,10 @@ def top_flags(
     marked (read at both its index corners) or, with ``top_lone_named``, overlaps no other
     outline; a card not identified keeps its mark.  ``pairs``: ``overlapping``'s answer, when
     already known; ``indexed``: ``index_over``'s, when already worked out (and checked against
-    the print, ``scanner.find_top_print.index_shown``).
+    the print, ``scanner.find_top_print.index_shown``); ``hands``: the share of each card's area a
+    hand or arm covers (``hand_share``), when known: with ``top_hand_sides``, the sides never put
+    a card not identified that a hand covers so much over an identified card found whole or
+    marked.
     """
     if pairs is None:
         pairs = overlapping(quads, p)
@@ -258,6 +262,10 @@ def top_flags(
         # an outline laid out from a corner is a guess past it: its sides do not put it over a
         # card named on its whole outline
         sides[np.ix_(is_named & ~is_whole, is_named & is_whole)] = False
+    if hands is not None and p.top_hand_sides > 0.0:
+        # a hand over a pile outlined as a card: its sides run across the top card under it
+        handy = ~is_named & (np.asarray(hands, np.float64) >= p.top_hand_sides)
+        sides[np.ix_(handy, is_named & (is_whole | np.asarray(marked, bool)))] = False
     by_index = index_over(quads, named, p, pairs) if indexed is None else indexed.copy()
     by_index &= ~by_index.T  # each read inside the other: the index boxes do not tell
     strong = by_index if printed is None else (printed & ~by_index.T) | by_index

@@ -301,6 +301,13 @@ class FindParams:
             laid out from its corner, beyond that a guess, whose sides may run over the other
             card's print (a covered 2 named beside the 1 just played on it was marked on top of
             it); the index and the print still can.
+        top_hand_sides: an outline not identified whose area a hand or arm covers by at least
+            this share (``find_top.hand_share``) is put by the sides alone over no identified
+            card found whole or marked on top where it was found: a hand over a pile is
+            outlined as a card of its own, whose sides run across the top card under it; the
+            index and the print still can (0: off).  A card named from a corner and not marked
+            stays under it (under an arm over a fan, the outlines of the cards over it take in
+            the arm).
         refine_radius: search radius (work pixels) when refining corners at full resolution.
         refine_min_points: fraction of a side's probes that must find an edge to refine that side.
         refine_min_step: grey-level step across a side that counts as its edge when refining.
@@ -553,6 +560,7 @@ class FindParams:
     top_refit_around: bool = True
     top_lone_named: bool = True
     top_corner_sides: bool = True
+    top_hand_sides: float = 0.3
     top_skin: bool = True
     top_skin_min_known: float = 0.5
     top_skin_share: float = 0.0
@@ -931,6 +939,7 @@ class FindParams:
         _check_bool("find.top_refit_around", self.top_refit_around)
         _check_bool("find.top_lone_named", self.top_lone_named)
         _check_bool("find.top_corner_sides", self.top_corner_sides)
+        _check("find.top_hand_sides", self.top_hand_sides, 0.0, 1.0)
         _check("find.top_uncovered_share", self.top_uncovered_share, 0.01, 10.0)
         _check_bool("find.top_skin", self.top_skin)
         _check("find.top_skin_min_known", self.top_skin_min_known, 0.05, 1.0)

@@ -147,8 +147,28 @@ def _retop(
         printed,
         pairs,
         indexed,
+        _hands(quads, detections, pairs, work, p),
     )
     return [d if t == d.top else replace(d, top=t) for d, t in zip(detections, flags, strict=True)]
+
+
+def _hands(
+    quads: list[FloatArray],
+    detections: list[Detection],
+    pairs: list[tuple[int, int]],
+    work: Work,
+    p: FindParams,
+) -> list[float] | None:
+    """The share of each card's area (``quads``, work pixels) a hand or arm covers, for the cards
+    not identified that overlap one identified (0 for the others); ``None`` when no such pair
+    overlaps or ``top_hand_sides`` is off (the skin is looked for only then)."""
+    if p.top_hand_sides <= 0.0:
+        return None
+    named = [d.card is not None for d in detections]
+    mixed = {k for i, j in pairs if named[i] != named[j] for k in (i, j) if not named[k]}
+    if not mixed:
+        return None
+    return [hand_share(q, work) if k in mixed else 0.0 for k, q in enumerate(quads)]
 
 
 class Scanner:
