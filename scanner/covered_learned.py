@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from scanner.faces import INDEX_BOX
 from scanner.identify_index import IndexReading
+from scanner.logistic import LogisticModel
 from scanner.types import Image
 
 __all__ = [
@@ -264,71 +265,11 @@ class CornerScene:
         self.reads.append((np.asarray(quad[0], np.float64).copy(), candidate))
 
 
-@dataclass(frozen=True)
-class CornerModel:
-    """A logistic model over the cues (``CUES``) standardised: ``mean`` and ``scale`` per cue,
-    ``weights`` per cue and an ``intercept``."""
+class CornerModel(LogisticModel):
+    """The corner model: a logistic model over the corner cues (``CUES``)."""
 
-    cues: tuple[str, ...]
-    mean: FloatArray
-    scale: FloatArray
-    weights: FloatArray
-    intercept: float
-
-    def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
-        """Check the model's shape and numbers.
-
-        Raises:
-            ValueError: the cues differ from ``CUES``, an array has the wrong length, a number is
-                not finite or a scale is not positive.
-        """
-        if self.cues != CUES:
-            raise ValueError(f"corner model cues {self.cues!r} differ from {CUES!r}")
-        for name in ("mean", "scale", "weights"):
-            values = getattr(self, name)
-            if values.shape != (len(CUES),):
-                raise ValueError(f"corner model {name} has shape {values.shape}, expected ({len(CUES)},)")
-            if not np.isfinite(values).all():
-                raise ValueError(f"corner model {name} holds a number that is not finite")
-        if not (self.scale > 0).all():
-            raise ValueError("corner model scale must be positive")
-        if not math.isfinite(self.intercept):
-            raise ValueError("corner model intercept is not finite")
-
-    def probability(self, cues: FloatArray) -> float:
-        """The model's probability that a corner read with ``cues`` names the card there."""
-        z = float(((cues - self.mean) / self.scale) @ self.weights) + self.intercept
-        return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "cues": list(self.cues),
-            "mean": [float(v) for v in self.mean],
-            "scale": [float(v) for v in self.scale],
-            "weights": [float(v) for v in self.weights],
-            "intercept": float(self.intercept),
-        }
-
-    @staticmethod
-    def from_dict(doc: dict[str, object]) -> CornerModel:
-        """The model a dictionary (``as_dict``) describes.
-
-        Raises:
-            ValueError: a field is missing or malformed (``validate``).
-        """
-        try:
-            return CornerModel(
-                cues=tuple(str(c) for c in doc["cues"]),  # type: ignore[attr-defined]
-                mean=np.asarray(doc["mean"], np.float64),
-                scale=np.asarray(doc["scale"], np.float64),
-                weights=np.asarray(doc["weights"], np.float64),
-                intercept=float(doc["intercept"]),  # type: ignore[arg-type]
-            )
-        except (KeyError, TypeError) as err:
-            raise ValueError(f"corner model malformed: {err}") from err
+    EXPECTED = CUES
+    KIND = "corner"
 
 
 @functools.lru_cache(maxsize=4)

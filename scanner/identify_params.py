@@ -221,6 +221,10 @@ class IdentifyParams:
     club_lead: float = 0.0
     """...and the club when the spade's lead is this much or less: blurred clubs lean towards
     spades, so the club's threshold is lower (at or above ``spade_lead``: the check is off)."""
+    suit_model: float = 0.9
+    """Between those two thresholds, with the deck's built-in templates, the learned suit model
+    (``scanner.identify_suit.SuitModel``) names the spade when its probability reaches this,
+    the club when it is at most 1 minus this (above 1: off)."""
     wide_search_px: int = 14
     """A card no rule names is read once more with the index (centre) searched this far
     (canonical pixels, each direction): a finder's quad a little off, as a rebuilt covered
@@ -311,6 +315,7 @@ class IdentifyParams:
             "suit_fit": (-1.0, 2.0),
             "spade_lead": (-1.0, 1.0),
             "club_lead": (-1.0, 1.0),
+            "suit_model": (0.5, 2.0),
             "rank_face_margin": (0.0, 2.0),
             "rank_mate_lead": (0.0, 2.0),
             "rank_mate_band": (0.0, 2.0),

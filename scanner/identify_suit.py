@@ -14,11 +14,20 @@ its correlation minus the other's, in the card as warped or turned half round,
 whichever matches better.  Blurred clubs lean towards spades (their lobes blur
 into a spade-like blob), so the caller names a spade or a club by two different
 thresholds (``IdentifyParams.spade_lead`` and ``club_lead``).
+
+Between those thresholds a learned step decides (``IdentifyParams.suit_model``): the lead and the
+fit with the templates blurred by each of ``SUIT_BLURS`` (``suit_cues``) weighed by a logistic
+model (``SuitModel``, ``scanner/data/suit_model.json``), fitted by ``tools/learn_suits.py`` on the
+whole spades and clubs of rendered scenes of its own seeds.  How far a blurred club leans towards
+the spade depends on how blurred the card is, and the fits at the several blurs tell that.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -26,6 +35,7 @@ import numpy.typing as npt
 
 from scanner.identify_colour import grey
 from scanner.identify_params import IdentifyParams
+from scanner.logistic import LogisticModel
 from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import Card, StdCard
@@ -68,10 +78,8 @@ class _Symbols:
     boxes: tuple[tuple[int, int, int, int], ...]
 
 
-def _symbols(
-    templates: Templates, first: StdCard, second: StdCard, params: IdentifyParams
-) -> _Symbols | None:
-    key = ("suit-symbols", first, second, params.suit_blur)
+def _symbols(templates: Templates, first: StdCard, second: StdCard, blur: float) -> _Symbols | None:
+    key = ("suit-symbols", first, second, blur)
     cached = templates.cache.get(key)
     if isinstance(cached, _Symbols):
         return cached
@@ -88,7 +96,6 @@ def _symbols(
         for x, y, bw, bh, area in (tuple(int(v) for v in stats[i]) for i in range(1, count))
         if area >= _MIN_SYMBOL_PX
     )
-    blur = params.suit_blur
     prepared = _Symbols(
         first=np.asarray(cv2.GaussianBlur(a, (0, 0), blur), dtype=np.float32) if blur > 0 else a,
         second=np.asarray(cv2.GaussianBlur(b, (0, 0), blur), dtype=np.float32) if blur > 0 else b,
@@ -99,13 +106,19 @@ def _symbols(
 
 
 def symbol_lead(
-    image: Image, first: StdCard, second: StdCard, templates: Templates, params: IdentifyParams
+    image: Image,
+    first: StdCard,
+    second: StdCard,
+    templates: Templates,
+    params: IdentifyParams,
+    blur: float | None = None,
 ) -> tuple[float, float] | None:
     """``(lead, fit)``: how much better the canonical card ``image``'s suit symbols match
     ``first``'s than ``second``'s (mean correlation difference over the symbols), and how well
-    the better of the two matches there (mean correlation); ``None`` when either card has no
-    template or their faces differ nowhere."""
-    symbols = _symbols(templates, first, second, params)
+    the better of the two matches there (mean correlation), the templates blurred by ``blur``
+    (default ``suit_blur``); ``None`` when either card has no template or their faces differ
+    nowhere."""
+    symbols = _symbols(templates, first, second, params.suit_blur if blur is None else blur)
     if symbols is None or not symbols.boxes:
         return None
     pad = params.suit_search_px
@@ -126,4 +139,58 @@ def symbol_lead(
     return best
 
 
-__all__ = ["symbol_lead"]
+SUIT_BLURS: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
+"""The template blurs (canonical pixels) the suit model reads the symbols at."""
+SUIT_CUES: tuple[str, ...] = (
+    *(f"lead_{b:g}" for b in SUIT_BLURS),
+    *(f"fit_{b:g}" for b in SUIT_BLURS),
+)
+"""The suit model's cues: the spade's lead at each blur, then the fit at each."""
+SUIT_MODEL_PATH = Path(__file__).resolve().parent / "data" / "suit_model.json"
+
+
+class SuitModel(LogisticModel):
+    """The suit model: the probability that a card whose index cannot tell its spade from its club
+    is the spade, from its symbols (``SUIT_CUES``)."""
+
+    EXPECTED = SUIT_CUES
+    KIND = "suit"
+
+
+def suit_cues(
+    image: Image, spade: StdCard, club: StdCard, templates: Templates, params: IdentifyParams
+) -> npt.NDArray[np.float64] | None:
+    """The suit model's cues (``SUIT_CUES``) of the canonical card ``image``: ``symbol_lead`` of the
+    spade over the club at each of ``SUIT_BLURS``; ``None`` when either card has no template or
+    their faces differ nowhere."""
+    reads = [symbol_lead(image, spade, club, templates, params, blur) for blur in SUIT_BLURS]
+    if any(r is None for r in reads):
+        return None
+    pairs = [r for r in reads if r is not None]
+    return np.array([lead for lead, _ in pairs] + [fit for _, fit in pairs], np.float64)
+
+
+@functools.lru_cache(maxsize=4)
+def load_suit_model(path: Path = SUIT_MODEL_PATH) -> SuitModel:
+    """The suit model stored at ``path``.
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: it holds no well-formed suit model.
+    """
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(doc, dict):
+        raise ValueError(f"{path}: expected a suit model")
+    return SuitModel.from_dict(doc)
+
+
+__all__ = [
+    "SUIT_BLURS",
+    "SUIT_CUES",
+    "SUIT_MODEL_PATH",
+    "SuitModel",
+    "load_suit_model",
+    "suit_cues",
+    "symbol_lead",
+    "twin_lead",
+]

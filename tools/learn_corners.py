@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scanner import covered_read  # noqa: E402
-from scanner.covered_learned import CUES, MODEL_PATH, CornerModel  # noqa: E402
+from scanner.covered_learned import MODEL_PATH, CornerModel  # noqa: E402
 from scanner.params import ScannerParams  # noqa: E402
 from scanner.scan import Scanner  # noqa: E402
 from scorer.cards import DeckKind, parse_card  # noqa: E402
@@ -100,22 +100,7 @@ def collect(folder: Path) -> list[dict[str, Any]]:
 
 def fit(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], ridge: float = RIDGE) -> CornerModel:
     """A logistic regression of ``y`` (0/1) on ``x`` (reads x cues), standardised, by IRLS."""
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale = np.where(scale > 1e-9, scale, 1.0)
-    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
-    w = np.zeros(z.shape[1])
-    penalty = np.eye(z.shape[1]) * ridge
-    penalty[-1, -1] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -50, 50)))
-        grad = z.T @ (y - p) - penalty @ w
-        hess = (z * (p * (1 - p))[:, None]).T @ z + penalty
-        step = np.linalg.solve(hess, grad)
-        w += step
-        if float(np.abs(step).max()) < 1e-8:
-            break
-    return CornerModel(CUES, mean, scale, w[:-1].copy(), float(w[-1]))
+    return CornerModel.fitted(x, y, ridge)
 
 
 def _decided(records: list[dict[str, Any]], deck: str) -> list[dict[str, Any]]:

@@ -1,0 +1,124 @@
+"""The learned spade-or-club step (``scanner.identify_suit.SuitModel``,
+``IdentifyParams.suit_model``): the shipped model loads, it names whole black cards whose symbols
+the hand-set thresholds leave open, never with learned templates, and its re-make command runs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.identify import identify
+from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
+from scanner.identify_suit import (
+    SUIT_CUES,
+    SUIT_MODEL_PATH,
+    SuitModel,
+    load_suit_model,
+    suit_cues,
+    symbol_lead,
+)
+from scanner.templates import Templates
+from scanner.types import Image
+from scorer.cards import DeckKind, StdCard, Suit, parse_card
+from tests.scanner.test_identify_heldout import held_out_scene
+
+ROOT = Path(__file__).resolve().parents[2]
+OKTRIS = Templates.builtin(DeckKind.OKTRIS)
+ON = IdentifyParams()
+OFF = replace(ON, suit_model=1.5)
+
+
+def test_the_shipped_model_loads_and_validates() -> None:
+    model = load_suit_model()
+    assert model.cues == SUIT_CUES
+    assert model.weights.shape == model.mean.shape == model.scale.shape == (len(SUIT_CUES),)
+    assert 0.0 < model.probability(model.mean) < 1.0
+
+
+def test_a_model_of_other_cues_is_refused(tmp_path: Path) -> None:
+    doc = load_suit_model().as_dict()
+    doc["cues"] = list(reversed(SUIT_CUES))
+    path = tmp_path / "suit.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ValueError, match="suit model cues"):
+        load_suit_model(path)
+    with pytest.raises(ValueError, match="suit model malformed"):
+        SuitModel.from_dict({"cues": list(SUIT_CUES)})
+
+
+def _cut_out(image: Image, quad: list[list[float]]) -> Image:
+    target = np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]])
+    matrix = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
+    return np.asarray(cv2.warpPerspective(image, matrix, (CARD_WIDTH, CARD_HEIGHT)), np.uint8)
+
+
+def _card(seed: int, index: int, name: str) -> Image:
+    image, scene = held_out_scene(seed, index)
+    truth: dict[str, Any] = next(t for t in scene["cards"] if t["card"] == name)
+    assert truth["visible_fraction"] >= 0.95  # a whole card
+    return _cut_out(image, truth["corners"])
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "name"),
+    [
+        # a dim pile's whole top card, a 4C: its index reads 4C 0.729 and 4S 0.726, and its pips
+        # lead towards the spade by 0.004, between the thresholds (0 and 0.025)
+        (6161, 26, "4C"),
+        # a glared pile's whole 2S: index 2S 0.790 and 2C 0.776, the pips' lead 0.012
+        (1357, 4, "2S"),
+    ],
+)
+def test_the_suit_model_names_a_card_the_thresholds_leave_open(seed: int, index: int, name: str) -> None:
+    card = _card(seed, index, name)
+    true = parse_card(name, DeckKind.OKTRIS)
+    assert isinstance(true, StdCard)
+    spade, club = StdCard(true.rank, Suit.SPADES), StdCard(true.rank, Suit.CLUBS)
+    lead = symbol_lead(card, spade, club, OKTRIS, ON)
+    assert lead is not None and ON.club_lead < lead[0] < ON.spade_lead  # the thresholds leave it open
+    assert identify(card, OKTRIS, OFF).card is None
+    assert identify(card, OKTRIS, ON).card == true
+
+
+def test_learned_templates_are_not_read_by_the_suit_model() -> None:
+    # the model was fitted on the built-in faces: a deck learned from photos is left as it was
+    learned = Templates(DeckKind.OKTRIS, OKTRIS.faces, source="/somewhere/learned")
+    card = _card(6161, 26, "4C")
+    assert identify(card, learned, ON).card is None
+
+
+def test_the_cues_rise_towards_the_spade_on_a_spade() -> None:
+    spade, club = StdCard.parse("5S"), StdCard.parse("5C")
+    cues_spade = suit_cues(OKTRIS.faces[spade][0], spade, club, OKTRIS, ON)
+    cues_club = suit_cues(OKTRIS.faces[club][0], spade, club, OKTRIS, ON)
+    assert cues_spade is not None and cues_club is not None
+    half = len(SUIT_CUES) // 2
+    assert (cues_spade[:half] > 0).all() and (cues_club[:half] < 0).all()  # the leads
+    model = load_suit_model()
+    assert model.probability(cues_spade) > 0.9 > 0.1 > model.probability(cues_club)
+
+
+def test_the_cut_off_is_validated() -> None:
+    with pytest.raises(ValueError, match="suit_model"):
+        IdentifyParams(suit_model=0.3)
+
+
+def test_the_remake_command_fits_a_model_from_a_few_rendered_scenes(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import learn_suits  # type: ignore[import-not-found]  # a script folder, imported on demand
+
+    out = tmp_path / "suit.json"
+    code = learn_suits.main(
+        ["--count", "16", "--scenes", str(tmp_path), "--train", "4301", "--check", "--out", str(out)]
+    )
+    assert code == 0
+    model = load_suit_model(out)
+    assert np.isfinite(model.weights).all()
+    assert SUIT_MODEL_PATH.is_file()
