@@ -161,10 +161,13 @@ def test_the_fixture_pile_5_is_named_in_its_smeared_frame() -> None:
 def test_a_smeared_pile_with_no_card_named_gets_its_top_card_from_the_blind_blur() -> None:
     """Held-out scene 8484-18 (a pile on wood, an arm over it, motion 6 px at 4 degrees): no card
     is identified whole, so no blur was measured and the pile's top 4S, found whole, stayed
-    unnamed; the blur told by its face names it, read at its own outline, and marks it top."""
+    unnamed; the blur told by its face names it, read at its own outline, and marks it top.  The
+    learned suit model (``IdentifyParams.suit_model``) names this 4S by its pips too: off here, to
+    show the blur."""
     image, deck, card, centre = held_out_top(8484, 18)
     assert card == "4S"
-    on = ScannerParams()
+    base = ScannerParams()
+    on = replace(base, identify=replace(base.identify, suit_model=1.5))
     off = replace(on, covered=replace(on.covered, motion_blind_fit=1.0))
     assert named_near(image, deck, off, centre, 30.0) == []
     assert named_near(image, deck, on, centre, 30.0) == [("4S", True)]
