@@ -34,8 +34,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams  # noqa: E402
+from scanner.find import warp_card  # noqa: E402
+from scanner.find_geometry import as_quad  # noqa: E402
+from scanner.identify_params import IdentifyParams  # noqa: E402
 from scanner.identify_suit import SUIT_MODEL_PATH, SuitModel, suit_cues  # noqa: E402
+from scanner.params import FindParams  # noqa: E402
 from scanner.templates import Templates  # noqa: E402
 from scorer.cards import DeckKind, StdCard, Suit, parse_card  # noqa: E402
 
@@ -52,19 +55,13 @@ RIDGE = 1.0
 CUTS = (0.8, 0.85, 0.9, 0.95, 0.98)
 
 
-def _cut_out(image: np.ndarray[Any, Any], quad: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """The canonical card (``CARD_WIDTH`` x ``CARD_HEIGHT``) of ``quad`` (TL TR BR BL, frame px)."""
-    target = np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]])
-    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    return np.asarray(cv2.warpPerspective(image, matrix, (CARD_WIDTH, CARD_HEIGHT)), np.uint8)
-
-
 def collect(folder: Path, seed: int) -> list[dict[str, Any]]:
     """Every whole spade and club of ``folder``'s Oktris scenes, cut out on its true outline and
     on ``JITTER`` moved ones: its cues, whether it is the spade, and its scene's name."""
     doc = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     templates = Templates.builtin(DeckKind.OKTRIS)
     params = IdentifyParams()
+    find = FindParams()
     rng = np.random.default_rng(seed)
     out: list[dict[str, Any]] = []
     for scene in doc["scenes"]:
@@ -81,7 +78,7 @@ def collect(folder: Path, seed: int) -> list[dict[str, Any]]:
             quad = np.asarray(truth["corners"], np.float64)
             outlines = [quad] + [quad + rng.uniform(-JITTER_PX, JITTER_PX, quad.shape) for _ in range(JITTER)]
             for outline in outlines:
-                cues = suit_cues(_cut_out(image, outline), spade, club, templates, params)
+                cues = suit_cues(warp_card(image, as_quad(outline), find), spade, club, templates, params)
                 if cues is not None:
                     out.append({"cues": cues.tolist(), "spade": card == spade, "scene": scene["file"]})
     return out
