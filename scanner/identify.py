@@ -294,7 +294,7 @@ def _spade_or_club(
     least_part = min(float(v) for i in (best, second) for v in reading.parts[i])
     if (
         score < p.agree_min_score
-        or (rest.size and float(reading.scores[second]) - max(float(rest.max()), 0.0) < p.min_margin)
+        or (rest.size and float(reading.scores[second]) - max(float(rest.max()), 0.0) < p.suit_rest_margin)
         or least_part < p.face_min_part_score
     ):
         return answer

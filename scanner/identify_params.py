@@ -221,6 +221,9 @@ class IdentifyParams:
     club_lead: float = 0.0
     """...and the club when the spade's lead is this much or less: blurred clubs lean towards
     spades, so the club's threshold is lower (at or above ``spade_lead``: the check is off)."""
+    suit_rest_margin: float = 0.01
+    """The spade-or-club check reads a card only when the index ranks every other card at least
+    this far behind the pair (a third card close behind: the rank may be another)."""
     suit_model: float = 0.9
     """Between those two thresholds, with the deck's built-in templates, the learned suit model
     (``scanner.identify_suit.SuitModel``) names the spade when its probability reaches this,
@@ -316,6 +319,7 @@ class IdentifyParams:
             "spade_lead": (-1.0, 1.0),
             "club_lead": (-1.0, 1.0),
             "suit_model": (0.5, 2.0),
+            "suit_rest_margin": (0.0, 2.0),
             "rank_face_margin": (0.0, 2.0),
             "rank_mate_lead": (0.0, 2.0),
             "rank_mate_band": (0.0, 2.0),
