@@ -98,7 +98,7 @@ from scanner.identify_face import FaceReading, read_face
 from scanner.identify_index import IndexReading, agree, read_index
 from scanner.identify_look import twin_doubted
 from scanner.identify_params import CARD_HEIGHT, CARD_WIDTH, IdentifyParams
-from scanner.identify_suit import load_suit_model, suit_cues, symbol_lead, twin_lead
+from scanner.identify_suit import shipped_suit_model, suit_cues, symbol_lead, twin_lead
 from scanner.identify_view import CardView, whole
 from scanner.templates import Templates, in_deck
 from scanner.threads import one_blas_thread
@@ -329,14 +329,16 @@ def _learned_suit(
     image: Image, spade: StdCard, club: StdCard, templates: Templates, p: IdentifyParams
 ) -> StdCard | None:
     """The spade or the club the suit model names (``IdentifyParams.suit_model``) for a card whose
-    symbols lead between the two thresholds; ``None`` when it names neither, is off, or the
-    templates are not the deck's built-in ones (the model was fitted on those faces)."""
+    symbols lead between the two thresholds; ``None`` when it names neither, is off or cannot be
+    loaded, or the templates are not the deck's built-in ones (the model was fitted on those
+    faces)."""
     if p.suit_model > 1.0 or not templates.source.startswith("builtin:"):
         return None
-    cues = suit_cues(image, spade, club, templates, p)
-    if cues is None:
+    model = shipped_suit_model()
+    cues = suit_cues(image, spade, club, templates, p) if model is not None else None
+    if model is None or cues is None:
         return None
-    chance = load_suit_model().probability(cues)
+    chance = model.probability(cues)
     return spade if chance >= p.suit_model else club if chance <= 1.0 - p.suit_model else None
 
 

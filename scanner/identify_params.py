@@ -221,13 +221,13 @@ class IdentifyParams:
     club_lead: float = 0.0
     """...and the club when the spade's lead is this much or less: blurred clubs lean towards
     spades, so the club's threshold is lower (at or above ``spade_lead``: the check is off)."""
-    suit_rest_margin: float = 0.01
-    """The spade-or-club check reads a card only when the index ranks every other card at least
-    this far behind the pair (a third card close behind: the rank may be another)."""
     suit_model: float = 0.9
     """Between those two thresholds, with the deck's built-in templates, the learned suit model
     (``scanner.identify_suit.SuitModel``) names the spade when its probability reaches this,
     the club when it is at most 1 minus this (above 1: off)."""
+    suit_rest_margin: float = 0.01
+    """The spade-or-club check reads a card only when the index ranks every other card at least
+    this far behind the pair (a third card close behind: the rank may be another)."""
     wide_search_px: int = 14
     """A card no rule names is read once more with the index (centre) searched this far
     (canonical pixels, each direction): a finder's quad a little off, as a rebuilt covered

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,8 @@ from scanner.logistic import LogisticModel
 from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import Card, StdCard
+
+log = logging.getLogger(__name__)
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -184,12 +187,27 @@ def load_suit_model(path: Path = SUIT_MODEL_PATH) -> SuitModel:
     return SuitModel.from_dict(doc)
 
 
+@functools.cache
+def shipped_suit_model() -> SuitModel | None:
+    """The suit model shipped at ``SUIT_MODEL_PATH``, or ``None`` (said once in the log) when it
+    cannot be loaded: the identifier then leaves the cards the model would decide unnamed, and
+    the scanner runs on."""
+    try:
+        return load_suit_model(SUIT_MODEL_PATH)
+    except (OSError, ValueError) as err:
+        log.warning(
+            "the suit model cannot be loaded (%s): spades and clubs it would tell apart stay unnamed", err
+        )
+        return None
+
+
 __all__ = [
     "SUIT_BLURS",
     "SUIT_CUES",
     "SUIT_MODEL_PATH",
     "SuitModel",
     "load_suit_model",
+    "shipped_suit_model",
     "suit_cues",
     "symbol_lead",
     "twin_lead",

@@ -5,6 +5,7 @@ the hand-set thresholds leave open, never with learned templates, and its re-mak
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from scanner import identify_suit
 from scanner.find import warp_card
 from scanner.find_geometry import as_quad
 from scanner.identify import identify
@@ -22,6 +24,7 @@ from scanner.identify_suit import (
     SUIT_MODEL_PATH,
     SuitModel,
     load_suit_model,
+    shipped_suit_model,
     suit_cues,
     symbol_lead,
 )
@@ -112,6 +115,22 @@ def test_a_pair_whose_third_card_lies_a_hundredth_behind_is_read() -> None:
     mistakes = scene_mistakes(scene, image, base)
     assert "2C (single) found, not identified" not in mistakes
     assert not [m for m in mistakes if " read as " in m or "false card" in m]
+
+
+def test_a_missing_model_leaves_the_card_unnamed_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    card = _card(6161, 26, "4C")
+    monkeypatch.setattr(identify_suit, "SUIT_MODEL_PATH", tmp_path / "gone.json")
+    shipped_suit_model.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="scanner.identify_suit"):
+            assert identify(card, OKTRIS, ON).card is None
+        assert "suit model cannot be loaded" in caplog.text
+    finally:
+        monkeypatch.undo()
+        shipped_suit_model.cache_clear()
+    assert identify(card, OKTRIS, ON).card == parse_card("4C", DeckKind.OKTRIS)  # loaded again
 
 
 def test_the_cut_off_and_the_rest_margin_are_validated() -> None:
