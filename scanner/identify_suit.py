@@ -108,6 +108,35 @@ def _symbols(templates: Templates, first: StdCard, second: StdCard, blur: float)
     return prepared
 
 
+def _views(image: Image, pad: int) -> tuple[FloatArray, FloatArray]:
+    """The canonical card's grey as warped and turned half round, each padded by ``pad`` pixels
+    (its edge repeated)."""
+    plain = np.asarray(grey(image), dtype=np.float32)
+    turned = np.ascontiguousarray(plain[::-1, ::-1])
+    return (
+        np.asarray(cv2.copyMakeBorder(plain, pad, pad, pad, pad, cv2.BORDER_REPLICATE), np.float32),
+        np.asarray(cv2.copyMakeBorder(turned, pad, pad, pad, pad, cv2.BORDER_REPLICATE), np.float32),
+    )
+
+
+def _lead(views: tuple[FloatArray, FloatArray], symbols: _Symbols, pad: int) -> tuple[float, float]:
+    """``symbol_lead``'s answer on the card's padded ``views`` (``_views``)."""
+    best: tuple[float, float] | None = None
+    for padded in views:
+        leads, fits = [], []
+        for x0, y0, x1, y1 in symbols.boxes:
+            window = padded[y0 : y1 + 2 * pad, x0 : x1 + 2 * pad]
+            a = float(cv2.matchTemplate(window, symbols.first[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED).max())
+            b = float(cv2.matchTemplate(window, symbols.second[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED).max())
+            leads.append(a - b)
+            fits.append(max(a, b))
+        fit = float(np.mean(fits))
+        if best is None or fit > best[1]:
+            best = (float(np.mean(leads)), fit)
+    assert best is not None  # two views
+    return best
+
+
 def symbol_lead(
     image: Image,
     first: StdCard,
@@ -125,21 +154,7 @@ def symbol_lead(
     if symbols is None or not symbols.boxes:
         return None
     pad = params.suit_search_px
-    plain = np.asarray(grey(image), dtype=np.float32)
-    best: tuple[float, float] | None = None
-    for view in (plain, np.ascontiguousarray(plain[::-1, ::-1])):
-        padded = cv2.copyMakeBorder(view, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        leads, fits = [], []
-        for x0, y0, x1, y1 in symbols.boxes:
-            window = padded[y0 : y1 + 2 * pad, x0 : x1 + 2 * pad]
-            a = float(cv2.matchTemplate(window, symbols.first[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED).max())
-            b = float(cv2.matchTemplate(window, symbols.second[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED).max())
-            leads.append(a - b)
-            fits.append(max(a, b))
-        fit = float(np.mean(fits))
-        if best is None or fit > best[1]:
-            best = (float(np.mean(leads)), fit)
-    return best
+    return _lead(_views(image, pad), symbols, pad)
 
 
 SUIT_BLURS: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
@@ -164,13 +179,18 @@ def suit_cues(
     image: Image, spade: StdCard, club: StdCard, templates: Templates, params: IdentifyParams
 ) -> npt.NDArray[np.float64] | None:
     """The suit model's cues (``SUIT_CUES``) of the canonical card ``image``: ``symbol_lead`` of the
-    spade over the club at each of ``SUIT_BLURS``; ``None`` when either card has no template or
-    their faces differ nowhere."""
-    reads = [symbol_lead(image, spade, club, templates, params, blur) for blur in SUIT_BLURS]
-    if any(r is None for r in reads):
-        return None
-    pairs = [r for r in reads if r is not None]
-    return np.array([lead for lead, _ in pairs] + [fit for _, fit in pairs], np.float64)
+    spade over the club at each of ``SUIT_BLURS`` (the card's padded views made once); ``None``
+    when either card has no template or their faces differ nowhere."""
+    pad = params.suit_search_px
+    views: tuple[FloatArray, FloatArray] | None = None
+    reads: list[tuple[float, float]] = []
+    for blur in SUIT_BLURS:
+        symbols = _symbols(templates, spade, club, blur)
+        if symbols is None or not symbols.boxes:
+            return None
+        views = _views(image, pad) if views is None else views
+        reads.append(_lead(views, symbols, pad))
+    return np.array([lead for lead, _ in reads] + [fit for _, fit in reads], np.float64)
 
 
 @functools.lru_cache(maxsize=4)
