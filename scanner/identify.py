@@ -332,7 +332,7 @@ def _learned_suit(
     symbols lead between the two thresholds; ``None`` when it names neither, is off or cannot be
     loaded, or the templates are not the deck's built-in ones (the model was fitted on those
     faces)."""
-    if p.suit_model > 1.0 or not templates.source.startswith("builtin:"):
+    if p.suit_model > 1.0 or not templates.shipped:
         return None
     model = shipped_suit_model()
     cues = suit_cues(image, spade, club, templates, p) if model is not None else None

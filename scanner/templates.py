@@ -134,6 +134,12 @@ class Templates:
                 _check_image(image, f"{self.source}: template {number} of {card}")
 
     @property
+    def shipped(self) -> bool:
+        """Whether these are the deck's built-in templates (``Templates.builtin``), the faces the
+        learned steps were fitted on."""
+        return self.source == f"builtin:{self.deck.value}"
+
+    @property
     def cards(self) -> tuple[Card, ...]:
         """The cards that have at least one template, in insertion order."""
         return tuple(self.faces)
