@@ -428,8 +428,9 @@ def _lone_in_clusters(
 def _several_cards(quad: FloatArray, work: Work, p: FindParams) -> bool:
     """Whether a card-shaped outline holds a row of cards: its card pixels, cut apart by fine
     edges, fall into large parts side by side (each spanning the quad one way, parts of it the
-    other way), as overlapping cards of a shown hand do.  A face's printed frame does not: its
-    parts nest inside one another."""
+    other way) and abutting, as overlapping cards of a shown hand do.  A face's printed frame
+    does not: its parts nest inside one another, and where a thin end margin breaks, its two
+    side margins lie far apart (``row_gap``)."""
     x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
     H, W = work.split.shape[:2]
     x0, y0, x1, y1 = max(0, x), max(0, y), min(W, x + w), min(H, y + h)
@@ -465,7 +466,9 @@ def _several_cards(quad: FloatArray, work: Work, p: FindParams) -> bool:
                 ends = 1.0 - p.row_span
                 spans = max(o0, q0) <= ends and min(o1, q1) >= 1.0 - ends
                 spans = spans and min(a1 - a0, b1 - b0) >= p.row_width  # not a face's border strip
-                if spans and overlap < p.row_overlap * min(a1 - a0, b1 - b0):
+                # side by side, abutting: not the two side margins of one face far apart
+                beside = -p.row_gap <= overlap < p.row_overlap * min(a1 - a0, b1 - b0)
+                if spans and beside:
                     return True
     return False
 

@@ -127,6 +127,9 @@ class FindParams:
             run one way from end to end (within ``1 - row_span`` of either end: a frame printed
             on a face stops short) and overlap by less than ``row_overlap`` the other way, each
             at least ``row_width`` of it wide (a face's printed border strips are narrower).
+        row_gap: ... and lie at most this fraction of the outline apart that way: a row's cards
+            abut, while the two side margins of one face, cut apart where its printed frame
+            meets a thin end margin, lie about half the card apart (1 = no such limit).
         square_corners: also try each outline corner squared on its longer arm (a short arm's
             direction is unsure).
         poly_epsilon: polygon simplification tolerance as a fraction of the outline's perimeter.
@@ -508,6 +511,7 @@ class FindParams:
     row_span: float = 0.95
     row_overlap: float = 0.2
     row_width: float = 0.12
+    row_gap: float = 0.25
     poly_epsilon: float = 0.03
     min_fill: float = 0.88
     min_corner_angle: float = 65.0
@@ -772,6 +776,7 @@ class FindParams:
         _check("find.row_span", self.row_span, 0.0, 1.0)
         _check("find.row_overlap", self.row_overlap, 0.0, 1.0)
         _check("find.row_width", self.row_width, 0.0, 1.0)
+        _check("find.row_gap", self.row_gap, 0.0, 1.0)
         _check("find.poly_epsilon", self.poly_epsilon, 0.001, 0.2)
         _check("find.min_fill", self.min_fill, 0.0, 1.0)
         _check("find.min_corner_angle", self.min_corner_angle, 10.0, 90.0)

@@ -146,13 +146,16 @@ def test_the_fixtures_blurred_card_read_whole_off_its_sides_is_named_once(
 ) -> None:
     # fixture scene_003: a motion-blurred single 7 read at three corners; the identifier names it
     # whole on the outline laid out again from the best read (0.17 of a short side off its card),
-    # where it would no longer join its other two readings: a false second 7
+    # where it would no longer join its other two readings: a false second 7 (the row check's
+    # gap, ``row_gap``, off: with it the finder outlines the card whole and no corner is read)
     doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
     (scene,) = [s for s in doc["scenes"] if s["file"] == "scene_003.jpg"]
     image = np.asarray(cv2.imread(str(FIXTURES / scene["file"]), cv2.IMREAD_COLOR), np.uint8)
+    rows = replace(RELAY, find=replace(RELAY.find, row_gap=1.0))
+    assert not wrong_names(image, scene, rows)
     assert not wrong_names(image, scene, RELAY)
     monkeypatch.setattr(scan_covered, "_parted", lambda *_: False)
-    assert wrong_names(image, scene, RELAY), "the case no longer shows the mistake it guards"
+    assert wrong_names(image, scene, rows), "the case no longer shows the mistake it guards"
 
 
 def test_the_checks_parameters_are_validated() -> None:

@@ -164,9 +164,10 @@ def test_a_held_out_pile_top_named_on_an_outline_over_the_card_under_it_is_laid_
 ) -> None:
     # The named top card's refit (``top_refit_named_below``) and the face alignment
     # (``top_face_fit``) mend 7373-27 too: they are switched off, so that the relay is seen to
-    # lay out each case on its own.
+    # lay out each case on its own; so is the row check's gap (``row_gap``), with which 7373-27's
+    # Octoplus card beside the pile is outlined whole and the pile's cards read otherwise.
     image, scene = held_out_scene(seed, index)
-    alone = replace(BASE, find=replace(BASE.find, top_refit_named_below=0.0, top_face_fit=False))
+    alone = replace(BASE, find=replace(BASE.find, top_refit_named_below=0.0, top_face_fit=False, row_gap=1.0))
     guarded = wrong_names(image, scene, replace(alone, find=replace(alone.find, relay_gain=0.0)))
     assert guarded, "the case no longer shows the mistake it guards"
     assert not set(guarded) & set(wrong_names(image, scene, alone))
