@@ -49,7 +49,9 @@ above mark, ``read_index(..., corner=True)``) and named by rule 1 with
 first, by rule 1 with ``corner_agree_margin`` and ``corner_agree_part_score``
 (two agreeing readings).  Conversely an Octoplus card named from its centre (or
 face) is left unnamed when its corner index names another card by those
-agreement thresholds (a clear corner of a different card), or when the centre named it by
+agreement thresholds (a clear corner of a different card) and the centre does not lead the
+corner's card by more than ``corner_veto_ratio`` times the corner's lead over the centre's
+card (a clear centre outweighs a corner read by a hair), or when the centre named it by
 the index rule alone leading by less than ``centre_doubt_margin`` and the corner index ranks
 another card first, at ``min_score``, ahead of the centre's card by more than the centre's
 own lead (two readings that disagree: the surer one wins).
@@ -393,6 +395,18 @@ def _lead_over(reading: IndexReading, best: int, card: Card) -> float:
     return float(reading.scores[best]) - float(reading.scores[reading.order.index(card)])
 
 
+def _centre_outweighs(
+    centre: IndexReading, best: int, corner: IndexReading, c_best: int, ratio: float
+) -> bool:
+    """Whether the centre's card ``best`` leads the corner's card ``c_best`` there by more than
+    ``ratio`` times the corner's lead over the centre's card (never when ``ratio`` is 0)."""
+    if ratio <= 0.0:
+        return False
+    centre_lead = _lead_over(centre, best, corner.order[c_best])
+    corner_lead = _lead_over(corner, c_best, centre.order[best])
+    return centre_lead > ratio * corner_lead
+
+
 def _among_best(reading: IndexReading, card: Card, count: int) -> bool:
     """Whether ``card`` is one of the ``count`` best cards of ``reading``."""
     if card not in reading.order:
@@ -483,8 +497,10 @@ def _decide(
         readings.append(corner)
         c_best, c_second = _top_two(corner.scores)
         agree_rule = replace(p, min_margin=p.corner_agree_margin)
-        if corner.order[c_best] != candidate and _index_names(
-            corner, c_best, c_second, agree_rule, p.corner_agree_part_score, templates.deck
+        if (
+            corner.order[c_best] != candidate
+            and _index_names(corner, c_best, c_second, agree_rule, p.corner_agree_part_score, templates.deck)
+            and not _centre_outweighs(reading, best, corner, c_best, p.corner_veto_ratio)
         ):
             accepted = False
         elif (

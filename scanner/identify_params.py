@@ -173,6 +173,10 @@ class IdentifyParams:
     """...and each of the corner's parts (label, mark) reaches this (above 1: off).  A corner
     index that passes these two for another card than the centre names leaves the card
     unnamed."""
+    corner_veto_ratio: float = 1.0
+    """...unless the centre leads the corner's card by more than this many times the corner's
+    lead over the centre's card: a clear centre outweighs a corner read by a hair, e.g. a small
+    6 label taken for a 4 (0: the corner always vetoes)."""
     centre_doubt_margin: float = 0.04
     """An Octoplus card named from its centre by the index rule alone, leading by less than
     this, is left unnamed when its corner index ranks another card first at ``min_score`` or
@@ -313,6 +317,7 @@ class IdentifyParams:
             "suit_blur": (0.0, 10.0),
             "face_twin_margin": (0.0, 2.0),
             "centre_doubt_margin": (0.0, 2.0),
+            "corner_veto_ratio": (0.0, 100.0),
             "face_twin_score": (-1.0, 2.0),
             "suit_search_px": (0, 20),
             "suit_fit": (-1.0, 2.0),
