@@ -1269,6 +1269,11 @@ class CoveredParams:
             vertical sees the cards of one frame at sizes up to a quarter apart, and an index
             reads right only within about 5% of its card's size; read first at the local size
             instead, the fixtures and held-out scenes lost as many cards as they gained)...
+        named_size: once every pass has read the frame, when the cards named on their own
+            outlines are of a median size this fraction or more away from every size the
+            corners were read at (the frame's size, chosen before any card was named, may be a
+            printed frame's or a whole row's), covered-card reading runs once more with that
+            size as the frame's (0: off).
         local_plane: ...the plane is fitted over at least this many cards...
         local_spread: ...whose centres spread at least this fraction of their median short side
             across every direction (the smaller standard deviation of the centres; else the
@@ -1558,6 +1563,7 @@ class CoveredParams:
     unfound_sizes: int = 2
     found_sizes: int = 2
     local_size: bool = True
+    named_size: float = 0.06
     local_plane: int = 3
     local_spread: float = 0.25
     local_reach: float = 0.15
@@ -1713,6 +1719,7 @@ class CoveredParams:
         _check_int("covered.unfound_sizes", self.unfound_sizes, 1, 32)
         _check_int("covered.found_sizes", self.found_sizes, 1, 32)
         _check_bool("covered.local_size", self.local_size)
+        _check("covered.named_size", self.named_size, 0.0, 10.0)
         _check_int("covered.local_plane", self.local_plane, 3, 1000)
         _check("covered.local_spread", self.local_spread, 0.0, 100.0)
         _check("covered.local_reach", self.local_reach, 0.0, 1.0)

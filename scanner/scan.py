@@ -282,7 +282,8 @@ class Scanner:
         detections = [detection for detection, _ in read]
         if self.templates is not None:
             candidates = [candidate for _, candidate in read]
-            covered = read_covered(frame, work, detections, self.templates, self.params, candidates)
+            read_at: list[float] = []
+            covered = read_covered(frame, work, detections, self.templates, self.params, candidates, read_at)
             whole = {id(d) for d in detections}
             by_read: set[int] = set()
             covered = self._refit_unnamed(frame, work, covered, whole, by_read)
@@ -298,6 +299,8 @@ class Scanner:
             aligned = fit_faces(relaid, work, self.templates, self.params.find)
             whole |= {id(new) for old, new in zip(relaid, aligned, strict=True) if id(old) in whole}
             relaid = aligned
+            if self.params.covered.named_size > 0.0:
+                relaid = self._covered_at_named_size(frame, work, relaid, whole, read_at)
             detections = _retop(relaid, whole, work, self.params.find, self.templates)
             if self.params.find.paper_fallback and not separate and all(d.card is None for d in detections):
                 # no card named: a card whose side hardly shows (held before a white wall); a look
@@ -309,6 +312,29 @@ class Scanner:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]
         return detections
+
+    def _covered_at_named_size(
+        self, frame: Image, work: Work, detections: list[Detection], whole: set[int], read_at: list[float]
+    ) -> list[Detection]:
+        """``detections`` read once more for covered cards (``read_covered``) at the median
+        short side of the cards named on their own outlines (``whole``) as the frame's card
+        size, when that lies ``CoveredParams.named_size`` or more from every size in
+        ``read_at`` (the frame's sizes the first reading read the corners at)."""
+        assert self.templates is not None
+        p = self.params
+        named = [
+            side_lengths(np.asarray(d.corners, np.float64))[0]
+            for d in detections
+            if d.card is not None and id(d) in whole
+        ]
+        if not named or not read_at:
+            return detections
+        short = float(np.median(named))
+        if min(abs(short / size - 1.0) for size in read_at) < p.covered.named_size:
+            return detections
+        sized = replace(p, find=replace(p.find, card_size_px=(short, short * p.find.card_aspect)))
+        log.debug("covered: read again at the named cards' size %.1f px (read at %s)", short, read_at)
+        return read_covered(frame, work, detections, self.templates, sized)
 
     def _paper_card(self, frame: Image, work: Work, detections: list[Detection]) -> list[Detection]:
         """``detections`` (none named) with the card the outlines grown from its paper

@@ -576,9 +576,12 @@ def read_covered(
     templates: Templates,
     params: ScannerParams,
     candidates: list[Card | None] | None = None,
+    read_sizes: list[float] | None = None,
 ) -> list[Detection]:
     """``detections`` with the covered cards named from their corners added, and found cards
-    that were not identified replaced where a corner names the card there.
+    that were not identified replaced where a corner names the card there.  Given ``read_sizes``,
+    the frame's card sizes the last corners were read at (short sides, frame pixels; one once
+    the frame settled on it) are appended.
 
     ``candidates`` are, per detection, the card the identifier ranked first (named or not):
     a corner that names another card than the one ranked first for a found card on nearly
@@ -747,6 +750,9 @@ def read_covered(
                     votes[shorts.index(short)] += 1
                 break
             left.append(_Left(first.score, k, short, first.candidate))
+    if read_sizes is not None:
+        # the sizes the frame's corners were read at last (one, once the frame settled on it)
+        read_sizes += [short / work.scale for short in shorts]
     log.debug(
         "covered: %d corners, %d read, %d read turned, %d read moved, %d searched, %d named",
         len(proposals),

@@ -14,8 +14,9 @@ from tests.scanner.test_identify_heldout import assert_wrong_names_mended, held_
 
 BASE = ScannerParams()
 # the case as it was seen: the corners read at the outlines' sizes only (the probe's next sizes,
-# ``CoveredParams.found_sizes``, name the 7 there before the refit does)
-OUTLINE_SIZES = replace(BASE, covered=replace(BASE.covered, found_sizes=1))
+# ``CoveredParams.found_sizes``, name the 7 there before the refit does), and not again at the
+# named cards' size (``named_size``: with the outlines' sizes alone it names a false 7 far away)
+OUTLINE_SIZES = replace(BASE, covered=replace(BASE.covered, found_sizes=1, named_size=0.0))
 STALE = replace(OUTLINE_SIZES, find=replace(BASE.find, top_refit_fresh=False))
 
 # held-out scene 5858-25: an Octoplus 7 lying on a 4, found as two unnamed outlines that the

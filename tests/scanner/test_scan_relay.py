@@ -200,8 +200,11 @@ def test_a_pile_top_found_on_its_own_outline_is_not_laid_out_far_along_the_card_
     # fresh 8642-27: a pile's whole top 6 over a 1, found on its own outline (0.05 off it); from one
     # of its other corners an outline 0.18 off it shows 0.08 more as edges, running along the 1:
     # laid out there it lies nearer the 1 and is matched to it (1 read as 6)
-    # (a relaid outline kept only where a card reads on it, ``relay_read``, mends it too: off in both)
-    base = replace(BASE, find=replace(BASE.find, relay_read=False))
+    # (a relaid outline kept only where a card reads on it, ``relay_read``, and the second covered
+    # reading at the named cards' size, ``named_size``, mend it too: off in both)
+    base = replace(
+        BASE, find=replace(BASE.find, relay_read=False), covered=replace(BASE.covered, named_size=0.0)
+    )
     assert_wrong_names_mended(8642, 27, replace(base, find=replace(base.find, relay_far_reach=None)), base)
 
 

@@ -12,7 +12,9 @@ from tests.scanner.fixture_scenes import scene_mistakes
 from tests.scanner.test_identify_heldout import held_out_scene
 
 ON = ScannerParams()  # 0.6 by default
-ANY_SCORE = replace(ON, covered=replace(ON.covered, veto_score=0.0))
+# (the second covered reading at the named cards' size, ``named_size``, names 4680-38's AD even so:
+# off where the veto is seen)
+ANY_SCORE = replace(ON, covered=replace(ON.covered, veto_score=0.0, named_size=0.0))
 
 
 @pytest.mark.parametrize(

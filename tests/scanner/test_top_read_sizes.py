@@ -101,11 +101,16 @@ def test_the_read_refit_parameters_are_checked(field: str, value: object) -> Non
         # 8642/27: a 6 on a 1 (a fan of two), its outline 0.05 off; laid out again from one of
         # its corners turned a few degrees, along the 1 (0.17 off the 1, showing 0.98 of its
         # length against 0.90): read there it names nothing (the far relay's reach,
-        # ``FindParams.relay_far_reach``, keeps the 6 on its outline too: off here)
+        # ``FindParams.relay_far_reach``, keeps the 6 on its outline too, and the second covered
+        # reading at the named cards' size, ``CoveredParams.named_size``, names the 1: off here)
         (
             8642,
             27,
-            replace(BASE, find=replace(BASE.find, relay_far_reach=None)),
+            replace(
+                BASE,
+                find=replace(BASE.find, relay_far_reach=None),
+                covered=replace(BASE.covered, named_size=0.0),
+            ),
             "relay_read",
             ["8642-27: 1 read as 6 (0.83)", "8642-27: top card of the fan wrong"],
         ),
