@@ -50,6 +50,10 @@ INDEX_BOX: Box = (0.035, 0.025, 0.185, 0.285)
 INDEX_RANK_BOX: Box = (0.035, 0.035, 0.185, 0.145)
 INDEX_SUIT_BOX: Box = (0.045, 0.16, 0.175, 0.27)
 CENTRE_BOX: Box = (0.22, 0.10, 0.78, 0.90)
+OCTO_FRAME: Box = (0.22, 0.05, 0.78, 0.95)
+"""The frame printed on an Octoplus face between its corner indices (the middle of its line)."""
+OCTO_FRAME_LINE = 0.014
+"""That frame's line thickness as a fraction of the card width."""
 CORNER_RADIUS = 0.055
 """Radius of the rounded corners as a fraction of the card width."""
 
@@ -296,8 +300,9 @@ def _draw_octo_face(image: Image, card: OctoCard) -> None:
     colour = RED if card.is_special else OCTO_BLUE
     tint = RED_TINT if card.is_special else OCTO_TINT
     # frame between the corner indices
-    thick = max(1, round(0.014 * w))
-    cv2.rectangle(image, _pt(0.22 * w, 0.05 * h), _pt(0.78 * w, 0.95 * h), colour, thick, cv2.LINE_AA)
+    thick = max(1, round(OCTO_FRAME_LINE * w))
+    x0, y0, x1, y1 = OCTO_FRAME
+    cv2.rectangle(image, _pt(x0 * w, y0 * h), _pt(x1 * w, y1 * h), colour, thick, cv2.LINE_AA)
     # centre oval: specials filled red with a white symbol, numbers tinted with a blue numeral
     centre = _pt(0.5 * w, 0.5 * h)
     axes = _pt(0.26 * w, 0.19 * h)

@@ -425,6 +425,19 @@ class FindParams:
         paper_agree: a card is named from the candidates when at least this many of them name it
             and none names another card (``scanner.scan``): at 1 a phone 3S (a grey photo) was
             named 3C by one candidate.
+        octo_frame: in an Octoplus frame where a card found is not identified, the cards whose
+            printed frame shows whole (``scanner.find_frame``) near the cards not identified are
+            read on the outline grown from that frame, before covered cards are read; a card so
+            named takes the place of the cards not identified whose centres it holds (a pile on
+            light wood in dim light shows no outline of its top card, but its frame).
+        octo_frame_block, octo_frame_offset: the neighbourhood (frame pixels, odd) and offset
+            of the threshold that takes the print from the paper around it...
+        octo_frame_epsilon: ... the tolerance (a fraction of its hull's perimeter) its outline
+            is simplified to a quad with...
+        octo_frame_aspect: ... and the range, as multiples of a printed frame's long side over
+            its short, that quad's must lie in (a tilted camera foreshortens it).
+        octo_frame_pad: ... frames are looked for within this fraction of their short side
+            around the cards not identified.
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -660,6 +673,12 @@ class FindParams:
     paper_min_fill: float = 0.85
     paper_min_solid: float = 0.6
     paper_agree: int = 2
+    octo_frame: bool = True
+    octo_frame_block: int = 15
+    octo_frame_offset: float = 6.0
+    octo_frame_epsilon: float = 0.04
+    octo_frame_aspect: tuple[float, float] = (0.75, 1.35)
+    octo_frame_pad: float = 0.5
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.05
@@ -910,6 +929,14 @@ class FindParams:
         _check("find.paper_min_fill", self.paper_min_fill, 0.0, 1.0)
         _check("find.paper_min_solid", self.paper_min_solid, 0.0, 1.0)
         _check_int("find.paper_agree", self.paper_agree, 1, 1000)
+        _check_bool("find.octo_frame", self.octo_frame)
+        _check_int("find.octo_frame_block", self.octo_frame_block, 3, 255)
+        if self.octo_frame_block % 2 == 0:
+            raise ValueError(f"find.octo_frame_block must be odd, got {self.octo_frame_block!r}")
+        _check("find.octo_frame_offset", self.octo_frame_offset, 0.0, 255.0)
+        _check("find.octo_frame_epsilon", self.octo_frame_epsilon, 0.001, 0.2)
+        _check_pair("find.octo_frame_aspect", self.octo_frame_aspect, 0.1, 10.0)
+        _check("find.octo_frame_pad", self.octo_frame_pad, 0.0, 10.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from scanner.find import FoundCard, find_cards, find_separate, other_way, refine_in_frame
+from scanner.find_frame import framed_cards
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
 from scanner.find_paper import paper_quads
 from scanner.find_top import (
@@ -282,6 +283,8 @@ class Scanner:
         detections = [detection for detection, _ in read]
         if self.templates is not None:
             candidates = [candidate for _, candidate in read]
+            if self.deck is DeckKind.OCTOPLUS and self.params.find.octo_frame:
+                detections, candidates = self._framed(frame, work, detections, candidates)
             read_at: list[float] = []
             covered = read_covered(frame, work, detections, self.templates, self.params, candidates, read_at)
             whole = {id(d) for d in detections}
@@ -312,6 +315,45 @@ class Scanner:
             area = self.params.find.play_area
             detections = [d for d in detections if _on_play_area(d.corners, area)]
         return detections
+
+    def _framed(
+        self, frame: Image, work: Work, detections: list[Detection], candidates: list[Card | None]
+    ) -> tuple[list[Detection], list[Card | None]]:
+        """``detections`` and their first-ranked ``candidates`` with each Octoplus card whose
+        printed frame shows whole near the cards not identified (``scanner.find_frame``,
+        ``FindParams.octo_frame``) read on the outline grown from that frame: a card so named,
+        where no card is named on an outline near it, takes the place of the cards not
+        identified whose centres it holds."""
+        unnamed = [np.asarray(d.corners, np.float64) for d in detections if d.card is None]
+        if not unnamed:
+            return detections, candidates
+        p = self.params.find
+        points = np.concatenate(unnamed)
+        pad = p.octo_frame_pad * max(side_lengths(q)[0] for q in unnamed)
+        x0, y0 = (int(v) for v in np.floor(points.min(axis=0) - pad))
+        x1, y1 = (int(v) for v in np.ceil(points.max(axis=0) + pad))
+        out, firsts = list(detections), list(candidates)
+        for quad in framed_cards(frame, (x0, y0, x1, y1), p):
+            near = p.top_refit_same * side_lengths(quad)[0]
+            if any(
+                d.card is not None and outline_distance(quad, np.asarray(d.corners, np.float64)) < near
+                for d in out
+            ):
+                continue  # a card named there already
+            named = self._read_at(frame, work, quad * work.scale)
+            if named is None:
+                continue
+            kept = [
+                k
+                for k, d in enumerate(out)
+                if d.card is not None or not holds(quad, np.asarray(d.corners, np.float64).mean(axis=0))
+            ]
+            log.debug(
+                "framed: %s named on its printed frame, in place of %d", named.card, len(out) - len(kept)
+            )
+            out = [out[k] for k in kept] + [named]
+            firsts = [firsts[k] for k in kept] + [named.card]
+        return out, firsts
 
     def _covered_at_named_size(
         self, frame: Image, work: Work, detections: list[Detection], whole: set[int], read_at: list[float]

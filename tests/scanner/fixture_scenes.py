@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,11 @@ from scanner.types import Detection, Image
 from scorer.cards import DeckKind
 
 SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
+
+NO_FRAMES = replace(ScannerParams(), find=replace(ScannerParams().find, octo_frame=False))
+"""The scanner's parameters without the Octoplus printed-frame step (``FindParams.octo_frame``):
+run before covered cards are read, it names many of the Octoplus cards that the tests of the
+steps after it guard, so those tests look at their step with it off."""
 
 
 def fixture_scene(name: str) -> tuple[dict[str, Any], Image]:

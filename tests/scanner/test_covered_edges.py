@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from scanner.params import CoveredParams, ScannerParams
-from tests.scanner.fixture_scenes import fixture_scene, scene_mistakes
+from scanner.params import CoveredParams
+from tests.scanner.fixture_scenes import NO_FRAMES, fixture_scene, scene_mistakes
 from tests.scanner.test_identify_heldout import held_out_scene
 
-ON = ScannerParams()  # 16 reads by default
+ON = NO_FRAMES  # 16 reads by default
 OFF = replace(ON, covered=replace(ON.covered, edge_reads=0))
 # the whole arms' edges only (and no second reading at the named cards' size, ``named_size``: it
 # names 4680-39's 5 too)

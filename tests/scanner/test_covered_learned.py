@@ -27,6 +27,7 @@ from scanner.params import CoveredParams, ScannerParams
 from scanner.scan import Scanner
 from scanner.types import Image
 from scorer.cards import DeckKind, parse_card
+from tests.scanner.fixture_scenes import NO_FRAMES
 from tests.scanner.test_identify_heldout import held_out_scene
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,9 +122,7 @@ SEED, INDEX, CARD = 4101, 27, "7"
 # the blurred read of soft labels (``CoveredParams.octo_blur``), the corner laid on its edges
 # (``CoveredParams.edge_reads``) and the second reading at the named cards' size
 # (``CoveredParams.named_size``) name this 7 too: off, to show the model
-BASE = replace(
-    ScannerParams(), covered=replace(ScannerParams().covered, octo_blur=0.0, edge_reads=0, named_size=0.0)
-)
+BASE = replace(NO_FRAMES, covered=replace(NO_FRAMES.covered, octo_blur=0.0, edge_reads=0, named_size=0.0))
 # the cut-offs studied (``docs/studies/wrong-names.md``); the step is off by default
 ON = replace(BASE, covered=replace(BASE.covered, learned_accept=0.9))
 STRICT = replace(BASE, covered=replace(BASE.covered, learned_accept=0.95))

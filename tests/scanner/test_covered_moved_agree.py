@@ -9,13 +9,13 @@ from dataclasses import replace
 
 import pytest
 
-from scanner.params import CoveredParams, ScannerParams
-from tests.scanner.fixture_scenes import fixture_scene, scene_mistakes
+from scanner.params import CoveredParams
+from tests.scanner.fixture_scenes import NO_FRAMES, fixture_scene, scene_mistakes
 from tests.scanner.test_identify_heldout import assert_wrong_names_mended, held_out_scene
 
 # the corners laid on their edges (``CoveredParams.edge_reads``) name 6161-6's 7S and 8642-6's AD
 # too: off, to show this step alone
-AGREED = replace(ScannerParams(), covered=replace(ScannerParams().covered, edge_reads=0))  # 2 by default
+AGREED = replace(NO_FRAMES, covered=replace(NO_FRAMES.covered, edge_reads=0))  # 2 by default
 NEVER = replace(AGREED, covered=replace(AGREED.covered, moved_agree=0))
 ALONE = replace(AGREED, covered=replace(AGREED.covered, moved_agree=1))
 

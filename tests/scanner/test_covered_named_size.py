@@ -15,10 +15,10 @@ from scanner.params import CoveredParams, ScannerParams
 from scanner.scan import Scanner
 from scanner.types import Detection
 from scorer.cards import DeckKind, parse_card
-from tests.scanner.fixture_scenes import scene_mistakes
+from tests.scanner.fixture_scenes import NO_FRAMES, scene_mistakes
 from tests.scanner.test_identify_heldout import held_out_scene
 
-ON = ScannerParams()
+ON = NO_FRAMES
 OFF = replace(ON, covered=replace(ON.covered, named_size=0.0))
 
 

@@ -10,12 +10,12 @@ import pytest
 
 from scanner.find import _several_cards
 from scanner.find_work import make_work
-from scanner.params import FindParams, ScannerParams
-from tests.scanner.fixture_scenes import scene_mistakes
+from scanner.params import FindParams
+from tests.scanner.fixture_scenes import NO_FRAMES, scene_mistakes
 from tests.scanner.test_find import card_quad, draw_card, table
 from tests.scanner.test_identify_heldout import held_out_scene
 
-ON = ScannerParams()
+ON = NO_FRAMES
 OFF = replace(ON, find=replace(ON.find, row_gap=1.0))
 
 

@@ -10,9 +10,10 @@ import pytest
 from scanner.params import FindParams, ScannerParams
 from scanner.scan import Scanner
 from scorer.cards import DeckKind, OctoCard
+from tests.scanner.fixture_scenes import NO_FRAMES
 from tests.scanner.test_identify_heldout import assert_wrong_names_mended, held_out_scene
 
-BASE = ScannerParams()
+BASE = NO_FRAMES
 # the case as it was seen: the corners read at the outlines' sizes only (the probe's next sizes,
 # ``CoveredParams.found_sizes``, name the 7 there before the refit does), and not again at the
 # named cards' size (``named_size``: with the outlines' sizes alone it names a false 7 far away)

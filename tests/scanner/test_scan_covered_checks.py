@@ -21,11 +21,12 @@ from scanner.scan_covered import _checked, _Named, _parted, _resized
 from scanner.templates import Templates
 from scanner.types import Image
 from scorer.cards import Card, DeckKind, parse_card
+from tests.scanner.fixture_scenes import NO_FRAMES
 from tests.scanner.test_identify_heldout import assert_wrong_names_mended, wrong_names
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
 
-BASE = ScannerParams()
+BASE = NO_FRAMES
 RELAY = replace(BASE, covered=replace(BASE.covered, centre_relay=True))  # on by default
 
 

@@ -8,13 +8,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from scanner.params import CoveredParams, ScannerParams
+from scanner.params import CoveredParams
 from scanner.scan import Scanner
 from scorer.cards import DeckKind
-from tests.scanner.fixture_scenes import identified_and_wrong
+from tests.scanner.fixture_scenes import NO_FRAMES, identified_and_wrong
 from tests.scanner.test_identify_heldout import held_out_scene
 
-ON = ScannerParams()  # on by default
+ON = NO_FRAMES  # on by default
 OFF = replace(ON, covered=replace(ON.covered, found_sizes=1))
 
 

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from benchmarks.scanner_accuracy import score_scene
-from scanner.params import CoveredParams, ScannerParams
+from scanner.params import CoveredParams
 from scanner.scan import Scanner
 from scorer.cards import DeckKind
+from tests.scanner.fixture_scenes import NO_FRAMES
 
 SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
-ON = ScannerParams()  # on by default
+ON = NO_FRAMES  # on by default
 OFF = replace(ON, covered=replace(ON.covered, probe_reread=False))
 
 

@@ -17,6 +17,7 @@ from scanner.scan import Scanner
 from scanner.scan_relay import anchored_outlines, relay_named
 from scanner.types import Detection, Quad
 from scorer.cards import DeckKind, parse_card
+from tests.scanner.fixture_scenes import NO_FRAMES
 from tests.scanner.test_identify_heldout import assert_wrong_names_mended, held_out_scene, wrong_names
 
 PARAMS = FindParams()
@@ -149,7 +150,7 @@ def test_relay_parameters_are_checked(bad: dict[str, object]) -> None:
         FindParams(**bad)  # type: ignore[arg-type]
 
 
-BASE = ScannerParams()
+BASE = NO_FRAMES
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from scanner.scan import Scanner
 from scanner.scan_twins import are_twins, drop_outlines, is_outline_of, joined, merge_twins
 from scanner.types import Detection, Quad
 from scorer.cards import Card, DeckKind, parse_card
+from tests.scanner.fixture_scenes import NO_FRAMES
 from tests.scanner.test_identify_heldout import assert_wrong_names_mended, held_out_scene
 
 PARAMS = FindParams()
@@ -170,7 +171,7 @@ def test_twin_parameters_are_checked() -> None:
         FindParams(outline_turn=90.0)
 
 
-BASE = ScannerParams()
+BASE = NO_FRAMES
 # (the row check's gap, ``row_gap``, off too: with it 4714-27's and 8080-25's Octoplus cards are
 # outlined whole by the finder and never read at two corners)
 WITHOUT = replace(BASE, find=replace(BASE.find, twin_inside=1.0, twin_inside_joined=1.0, row_gap=1.0))

@@ -17,6 +17,7 @@ from scanner.scan_uncovered import uncovered_cards
 from scanner.templates import Templates
 from scanner.types import Detection
 from scorer.cards import DeckKind, parse_card
+from tests.scanner.fixture_scenes import NO_FRAMES
 from tests.scanner.test_find import card_quad, table
 from tests.scanner.test_identify_heldout import held_out_scene
 from tests.scanner.test_scan_face_fit import _lay_face
@@ -108,7 +109,7 @@ def test_a_held_out_fans_top_card_left_without_an_outline_is_found_and_marked_to
         _, found = score_scene(scene, Scanner(deck, params=params).scan(image).detections, deck)
         return [m for m in found if "top card of the" in m or " read as " in m or "false card" in m]
 
-    default = ScannerParams()
+    default = NO_FRAMES  # the printed-frame step names the top card first
     base = replace(
         default, covered=replace(default.covered, learned_accept=None, octo_blur=0.0, centre_relay=False)
     )

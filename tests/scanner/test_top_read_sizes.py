@@ -23,9 +23,10 @@ from scanner.find_work import make_work
 from scanner.params import FindParams, ScannerParams
 from scanner.scan import Scanner
 from scorer.cards import DeckKind
+from tests.scanner.fixture_scenes import NO_FRAMES
 from tests.scanner.test_identify_heldout import held_out_scene
 
-BASE = ScannerParams()
+BASE = NO_FRAMES
 OFF = replace(BASE, find=replace(BASE.find, top_refit_read_agree=0))
 # the steps read at 2 sizes agreeing (3 by default: at 2 a real webcam photo's 7S is named 7C);
 # these rendered cases show what each step mends at 2

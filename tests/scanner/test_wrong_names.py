@@ -19,11 +19,11 @@ def test_wrong_names_are_counted_as_the_accuracy_benchmark_counts_them_with_thei
     tmp_path: Path,
 ) -> None:
     # 2727/25: a finder's outline over two cards of a hand, a 6 read as 7;
-    # 4747/21: a covered Octoplus 6 read as 4 at its corner label; 8080/26: covered cards named
+    # 1357/24: a covered AS read as 4S at its corner; 8080/26: covered cards named
     # right from their corners (its 3C, once read as 3S there, is left unnamed)
     scenes = []
     expected = 0
-    for seed, index in ((2727, 25), (4747, 21), (8080, 26)):
+    for seed, index in ((2727, 25), (1357, 24), (8080, 26)):
         image, scene = held_out_scene(seed, index)
         scene["file"] = f"{seed}-{index}.png"  # lossless: the pixels scanned are the ones rendered
         assert cv2.imwrite(str(tmp_path / scene["file"]), image)
@@ -39,7 +39,7 @@ def test_wrong_names_are_counted_as_the_accuracy_benchmark_counts_them_with_thei
     wrong = [n for n in names if not n.right]
     assert len(wrong) == expected
     steps = {(n.scene, str(n.truth), str(n.card)): n.step for n in wrong}
-    assert steps == {("2727-25.png", "6", "7"): "found", ("4747-21.png", "6", "4"): "covered"}
+    assert steps == {("2727-25.png", "6", "7"): "found", ("1357-24.png", "AS", "4S"): "covered"}
     assert {n.step for n in names if n.right} >= {"found", "covered"}
     lines = report(tmp_path, names)
     assert lines[0].startswith(f"{tmp_path}: {len(names)} named, 2 wrong")
