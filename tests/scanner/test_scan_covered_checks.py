@@ -39,12 +39,16 @@ RELAY = replace(BASE, covered=replace(BASE.covered, centre_relay=True))  # on by
         # a pile's whole top 4 named at its corner, laid out at the probe's size, 21% too large: no
         # true card within the benchmark's reach (a false card); its index reads best at 0.9 (its
         # centre reads 4 on the outline laid out again, ``centre_relay``, which mends it too; the
-        # probe's corners read again at its size, ``probe_reread``, change the frame's reads: off here)
+        # probe's corners read again at its size, ``probe_reread``, change the frame's reads: off
+        # here; the twin merge at 0.02, ``FindParams.twin_inside_joined``, makes its two readings one
+        # card too: 0.05 here, as it was)
         (
             3434,
             33,
             replace(
-                BASE, covered=replace(BASE.covered, resize_steps=(), centre_relay=False, probe_reread=False)
+                BASE,
+                find=replace(BASE.find, twin_inside_joined=0.05),
+                covered=replace(BASE.covered, resize_steps=(), centre_relay=False, probe_reread=False),
             ),
         ),
         # a pile's whole top 3, its finder outline not named, named right at its corner label and

@@ -237,3 +237,12 @@ def test_an_unnamed_outline_at_a_named_cards_read_corner_is_dropped() -> None:
         None,
     ]
     assert near(BASE) == [parse_card("4D", deck)]
+
+
+def test_a_card_outlined_from_its_frame_and_read_again_at_its_far_corner_is_named_once() -> None:
+    # held-out 5791-39: a hand's 4 named on the outline grown from its printed frame, and again
+    # from its far index corner laid out 13% too large: the two read corners lie 0.02-0.05 of a
+    # short side inside the other outline
+    default = ScannerParams()  # with the printed-frame step
+    before = replace(default, find=replace(default.find, twin_inside_joined=0.05))
+    assert_wrong_names_mended(5791, 39, before, default)
