@@ -228,12 +228,19 @@ def test_scanner_params_default_is_valid_and_frozen() -> None:
         params.find = FindParams()  # type: ignore[misc]
 
 
+def row_of_cards(img: npt.NDArray[np.uint8], left: float, short: float, step: float) -> list[Quad]:
+    """Draw three upright cards overlapping in a row across ``img`` at mid-height, the first
+    centred at ``left``, each ``step`` of a short side right of the last; their quads."""
+    quads = [card_quad(left + step * short * i, 360, short, 0) for i in range(3)]
+    for q in quads:
+        draw_card(img, q, outline=110)
+    return quads
+
+
 def test_a_row_of_overlapping_cards_is_not_taken_for_one_card() -> None:
     img = table((40, 100, 30))
     short = 150.0
-    quads = [card_quad(500 + 0.4 * short * i, 360, short, 0) for i in range(3)]
-    for q in quads:
-        draw_card(img, q, outline=110)
+    quads = row_of_cards(img, 500, short, 0.4)
     found = find_cards(img, PARAMS)
     card_area = short * short * 88 / 63
     for f in found:

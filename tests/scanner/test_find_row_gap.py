@@ -12,7 +12,7 @@ from scanner.find import _several_cards
 from scanner.find_work import make_work
 from scanner.params import FindParams
 from tests.scanner.fixture_scenes import NO_FRAMES, scene_mistakes
-from tests.scanner.test_find import card_quad, draw_card, table
+from tests.scanner.test_find import card_quad, draw_card, row_of_cards, table
 from tests.scanner.test_identify_heldout import held_out_scene
 
 ON = NO_FRAMES
@@ -39,10 +39,7 @@ def _row(p: FindParams) -> bool:
     """Whether ``_several_cards`` takes three drawn cards overlapping in a row, outlined by one
     card-shaped quad, for a row."""
     img = table((110, 60, 20))
-    short = 150.0
-    quads = [card_quad(600 + 0.3 * short * i, 360, short, 0) for i in range(3)]
-    for q in quads:
-        draw_card(img, q, outline=110)
+    quads = row_of_cards(img, 600, 150.0, 0.3)
     work = make_work(img, p)
     outline = np.array([quads[0][0], quads[2][1], quads[2][2], quads[0][3]], np.float64)
     return _several_cards(outline * work.scale, work, p)
