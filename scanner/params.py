@@ -1592,7 +1592,7 @@ class CoveredParams:
     unfound_sizes: int = 2
     found_sizes: int = 2
     local_size: bool = True
-    named_size: float = 0.06
+    named_size: float = 0.03
     local_plane: int = 3
     local_spread: float = 0.25
     local_reach: float = 0.15

@@ -21,7 +21,8 @@ SCENES = Path(__file__).resolve().parents[1] / "fixtures" / "scenes"
 # by default), on in both. The outline's first card (+2 at 0.11) scores under ``veto_score``, which
 # alone keeps the 5 too: any score vetoes here, to show this rule alone
 ON = ScannerParams()
-ON = replace(ON, covered=replace(ON.covered, veto_score=0.0))
+# (the second covered reading at the named cards' size, ``named_size``, names the 5 too: off)
+ON = replace(ON, covered=replace(ON.covered, veto_score=0.0, named_size=0.0))
 OFF = replace(ON, covered=replace(ON.covered, veto_near=0.0))
 
 
