@@ -38,6 +38,8 @@ _OUTER = (
 
 FRAME_SHARE = (_OUTER[2] - _OUTER[0]) * (_OUTER[3] - _OUTER[1])
 """The share of a card's area inside the outer edge of its printed frame."""
+_FRAME_ASPECT = (_OUTER[3] - _OUTER[1]) * CARD_HEIGHT / ((_OUTER[2] - _OUTER[0]) * CARD_WIDTH)
+"""The printed frame's long side over its short side, as printed."""
 
 
 def frame_to_card(frame_quad: FloatArray) -> FloatArray:
@@ -68,8 +70,7 @@ def _frame_quad(contour: np.ndarray, p: FindParams) -> FloatArray | None:
     if across > along:
         quad, (across, along) = np.roll(quad, -1, axis=0), (along, across)
     low, high = p.octo_frame_aspect
-    expected = (_OUTER[3] - _OUTER[1]) * CARD_HEIGHT / ((_OUTER[2] - _OUTER[0]) * CARD_WIDTH)
-    if not low * expected <= along / max(across, 1e-9) <= high * expected:
+    if not low * _FRAME_ASPECT <= along / max(across, 1e-9) <= high * _FRAME_ASPECT:
         return None
     return quad
 
