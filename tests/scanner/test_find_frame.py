@@ -93,3 +93,11 @@ def test_the_frame_parameters_are_validated() -> None:
         FindParams(octo_frame_block=14)
     with pytest.raises(ValueError, match="octo_frame_aspect"):
         FindParams(octo_frame_aspect=(1.2, 0.8))
+
+
+def test_a_grey_frame_and_a_region_off_the_frame_are_taken() -> None:
+    corners = np.array([[600, 300], [700, 300], [700, 440], [600, 440]], np.float64)
+    grey = cv2.cvtColor(_laid("5", corners, 225), cv2.COLOR_BGR2GRAY)
+    found = framed_cards(grey, (-500, -500, 2000, 2000), FindParams())  # clipped to the frame
+    assert len(found) == 1 and outline_distance(found[0], corners) < 3.0
+    assert framed_cards(grey, (1270, 710, 1300, 740), FindParams()) == []  # too small a region
