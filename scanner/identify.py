@@ -72,7 +72,11 @@ A card none of this names whose index ranks the spade and the club of one rank
 first and second, too close to tell (the other cards ``min_margin`` behind), and
 whose whole face shows (face score ``rank_face_score``), is named from its suit
 symbols compared one by one (``scanner.identify_suit``): the spade when their
-lead reaches ``spade_lead``, the club when it is ``club_lead`` or less.
+lead reaches ``spade_lead``, the club when it is ``club_lead`` or less.  When the
+whole face's best rank leads every other rank by ``suit_face_rank_margin`` (one
+big pip is an ace, whatever a blurred index says), the pair is the spade and the
+club of that rank the index ranks first among its suits, held to rule 4's checks
+on the index's rank part and only the suit part at ``face_min_part_score``.
 
 A card none of this names is read once more with the index (centre, corner)
 searched ``wide_search_px`` far at the sizes ``wide_template_scales`` (a
@@ -227,17 +231,9 @@ def _rank_by_face(
     ``min_margin`` (by ``rank_face_twin_margin`` over the other suit of its colour) at
     ``agree_min_score`` or more (the suit), with the face's score of that card at
     ``rank_face_score`` and ``agree_face_score``; ``None`` otherwise (and for cards without a rank)."""
-    ranks = [card.rank if isinstance(card, StdCard) else None for card in reading.order]
-    if None in ranks or face.order != reading.order:
+    within = _face_rank_cards(reading, face, p.rank_face_margin)
+    if within is None:
         return None
-    by_rank: dict[int | None, float] = {}
-    for rank, score in zip(ranks, face.scores, strict=True):
-        by_rank[rank] = max(by_rank.get(rank, -2.0), float(score))
-    ordered = sorted(by_rank.items(), key=lambda item: -item[1])
-    if len(ordered) > 1 and ordered[0][1] - ordered[1][1] < p.rank_face_margin:
-        return None
-    same = np.flatnonzero(np.array([rank == ordered[0][0] for rank in ranks]))
-    within = same[np.argsort(-reading.scores[same])]
     best = int(within[0])
     runner = int(within[1]) if len(within) > 1 else None
     lead = float(reading.scores[best]) - (
@@ -247,17 +243,9 @@ def _rank_by_face(
     # the other suit of the card's colour (spades and clubs, hearts and diamonds) looks alike
     twins = [int(i) for i in within[1:] if _suit_colour(reading.order[int(i)]) == _suit_colour(card)]
     twin_lead = float(reading.scores[best]) - max((float(reading.scores[i]) for i in twins), default=-2.0)
-    # the index's own rank reading must not clearly name another rank
-    other_ranks = np.array([rank != ordered[0][0] for rank in ranks])
-    rank_gap = (
-        float(reading.parts[other_ranks, 0].max()) - float(reading.parts[best, 0])
-        if other_ranks.any()
-        else 0.0
-    )
     if (
         lead < p.min_margin
-        or rank_gap > p.rank_face_index_slack
-        or float(reading.parts[best, 0]) < p.rank_face_min_rank_part
+        or not _index_allows_rank(reading, best, p)
         or twin_lead < p.rank_face_twin_margin
         or float(reading.scores[best]) < p.agree_min_score
         or float(face.scores[best]) < max(p.rank_face_score, p.agree_face_score)
@@ -286,31 +274,31 @@ def _spade_or_club(
     best, second = _top_two(reading.scores)
     if second is None:
         return answer
-    pair = {reading.order[best], reading.order[second]}
-    spades = [c for c in pair if isinstance(c, StdCard) and c.suit is Suit.SPADES]
-    clubs = [c for c in pair if isinstance(c, StdCard) and c.suit is Suit.CLUBS]
-    if not (spades and clubs and spades[0].rank == clubs[0].rank and in_deck(spades[0], templates.deck)):
+    rest = np.delete(np.arange(len(reading.order)), [best, second])
+    pair = _pair_readable(reading, best, second, rest, p, templates.deck, from_face=False)
+    if pair is None and p.suit_face_rank_margin <= 1.0:
+        # the index's first two are not the pair: the face may show the rank
+        if not faces:
+            faces.append(read_face(whole(image), templates, p))
+        within = _face_rank_cards(reading, faces[0], p.suit_face_rank_margin)
+        if within is None or len(within) < 2:
+            return answer
+        best, second = int(within[0]), int(within[1])
+        pair = _pair_readable(reading, best, second, within[2:], p, templates.deck, from_face=True)
+    if pair is None:
         return answer
-    rest = np.delete(reading.scores, [best, second])
-    score = float(reading.scores[best])
-    least_part = min(float(v) for i in (best, second) for v in reading.parts[i])
-    if (
-        score < p.agree_min_score
-        or (rest.size and float(reading.scores[second]) - max(float(rest.max()), 0.0) < p.suit_rest_margin)
-        or least_part < p.face_min_part_score
-    ):
-        return answer
+    spade, club = pair
     if not faces:
         faces.append(read_face(whole(image), templates, p))
     if float(faces[0].scores[best]) < max(p.rank_face_score, p.agree_face_score):
         return answer
-    found = symbol_lead(whole(image), spades[0], clubs[0], templates, p)
+    found = symbol_lead(whole(image), spade, club, templates, p)
     if found is None or found[1] < p.suit_fit:
         return answer
     lead = found[0]
-    card = spades[0] if lead >= p.spade_lead else clubs[0] if lead <= p.club_lead else None
+    card = spade if lead >= p.spade_lead else club if lead <= p.club_lead else None
     if card is None:
-        card = _learned_suit(whole(image), spades[0], clubs[0], templates, p)
+        card = _learned_suit(whole(image), spade, club, templates, p)
     if card is None:
         return answer
     named = reading.order.index(card)
@@ -325,6 +313,84 @@ def _spade_or_club(
         part_scores=tuple(float(v) for v in reading.parts[named]),
         face_score=float(faces[0].scores[named]),
     )
+
+
+def _pair_readable(
+    reading: IndexReading,
+    best: int,
+    second: int,
+    rest: npt.NDArray[np.intp],
+    p: IdentifyParams,
+    deck: DeckKind,
+    from_face: bool,
+) -> tuple[StdCard, StdCard] | None:
+    """The spade and the club of cards ``best`` and ``second`` of ``reading`` when they are the
+    pair of one rank of ``deck``, ``best`` scores ``agree_min_score``, the cards ``rest`` lie
+    ``suit_rest_margin`` behind and the parts reach ``face_min_part_score``: every part, or with
+    the rank read ``from_face`` only the suit parts, the rank part passing ``_index_allows_rank``;
+    ``None`` otherwise."""
+    pair = _spade_club_pair(reading, best, second)
+    if pair is None or not in_deck(pair[0], deck):
+        return None
+    if from_face:
+        # the rank is the face's: the index must show the suit, and must not clearly read another rank
+        least_part = min(float(reading.parts[i][-1]) for i in (best, second))
+        if not _index_allows_rank(reading, best, p):
+            return None
+    else:
+        least_part = min(float(v) for i in (best, second) for v in reading.parts[i])
+    runner = float(reading.scores[second])
+    if (
+        float(reading.scores[best]) < p.agree_min_score
+        or (rest.size and runner - max(float(reading.scores[rest].max()), 0.0) < p.suit_rest_margin)
+        or least_part < p.face_min_part_score
+    ):
+        return None
+    return pair
+
+
+def _spade_club_pair(reading: IndexReading, first: int, second: int) -> tuple[StdCard, StdCard] | None:
+    """The spade and the club of one rank when cards ``first`` and ``second`` of ``reading``
+    are those two (in either order), else ``None``."""
+    pair = (reading.order[first], reading.order[second])
+    spades = [c for c in pair if isinstance(c, StdCard) and c.suit is Suit.SPADES]
+    clubs = [c for c in pair if isinstance(c, StdCard) and c.suit is Suit.CLUBS]
+    if spades and clubs and spades[0].rank == clubs[0].rank:
+        return spades[0], clubs[0]
+    return None
+
+
+def _same_rank(card: Card, other: Card) -> bool:
+    """Whether ``card`` and ``other`` are standard cards of one rank."""
+    return isinstance(card, StdCard) and isinstance(other, StdCard) and card.rank == other.rank
+
+
+def _index_allows_rank(reading: IndexReading, card: int, p: IdentifyParams) -> bool:
+    """Whether the index's rank part of ``card`` (an index of ``reading``, a standard card)
+    reaches ``rank_face_min_rank_part`` and lies within ``rank_face_index_slack`` of the best
+    rank part of a card of another rank: the index does not clearly read another rank."""
+    rank = float(reading.parts[card, 0])
+    named = reading.order[card]
+    others = np.array([not _same_rank(other, named) for other in reading.order])
+    gap = float(reading.parts[others, 0].max()) - rank if others.any() else 0.0
+    return rank >= p.rank_face_min_rank_part and gap <= p.rank_face_index_slack
+
+
+def _face_rank_cards(reading: IndexReading, face: FaceReading, margin: float) -> npt.NDArray[np.intp] | None:
+    """The cards of ``reading`` (indices, best index score first) of the rank the whole face
+    reads best, when that rank leads every other rank's best face score by ``margin``;
+    ``None`` when it does not, or the reading holds a card without a rank."""
+    ranks = [card.rank if isinstance(card, StdCard) else None for card in reading.order]
+    if None in ranks or face.order != reading.order:
+        return None
+    by_rank: dict[int | None, float] = {}
+    for rank, score in zip(ranks, face.scores, strict=True):
+        by_rank[rank] = max(by_rank.get(rank, -2.0), float(score))
+    ordered = sorted(by_rank.items(), key=lambda item: -item[1])
+    if len(ordered) > 1 and ordered[0][1] - ordered[1][1] < margin:
+        return None
+    same = np.flatnonzero(np.array([rank == ordered[0][0] for rank in ranks]))
+    return same[np.argsort(-reading.scores[same])]
 
 
 def _learned_suit(

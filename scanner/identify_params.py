@@ -232,6 +232,13 @@ class IdentifyParams:
     suit_rest_margin: float = 0.01
     """The spade-or-club check reads a card only when the index ranks every other card at least
     this far behind the pair (a third card close behind: the rank may be another)."""
+    suit_face_rank_margin: float = 0.06
+    """The spade-or-club check also reads a card whose index ranks a card of another rank among
+    the first two, when the whole face's best rank leads every other rank by this much (one big
+    pip is an ace, whatever a blurred index reads): the pair is then the spade and the club of
+    that rank, the other cards of that rank behind them by ``suit_rest_margin``, the index's rank
+    part held to ``rank_face_min_rank_part`` and ``rank_face_index_slack`` and only its suit
+    parts to ``face_min_part_score`` (above 1: off)."""
     wide_search_px: int = 14
     """A card no rule names is read once more with the index (centre) searched this far
     (canonical pixels, each direction): a finder's quad a little off, as a rebuilt covered
@@ -325,6 +332,7 @@ class IdentifyParams:
             "club_lead": (-1.0, 1.0),
             "suit_model": (0.5, 2.0),
             "suit_rest_margin": (0.0, 2.0),
+            "suit_face_rank_margin": (0.0, 2.0),
             "rank_face_margin": (0.0, 2.0),
             "rank_mate_lead": (0.0, 2.0),
             "rank_mate_band": (0.0, 2.0),

@@ -108,9 +108,10 @@ def test_the_cues_rise_towards_the_spade_on_a_spade() -> None:
 def test_a_pair_whose_third_card_lies_a_hundredth_behind_is_read() -> None:
     # a single whole 2C (5151's scene 2): the index ranks 2C and 2S first, and the 3C 0.013 behind
     # the 2S; with a rest margin of 0.02 the check is not made, at 0.01 the model names the club
+    # (the check by the face's rank off: it reads the pair among the 2s alone, the 3C apart)
     image, scene = held_out_scene(5151, 2)
     base = ScannerParams()
-    strict = replace(base, identify=replace(base.identify, suit_rest_margin=0.02))
+    strict = replace(base, identify=replace(base.identify, suit_rest_margin=0.02, suit_face_rank_margin=2.0))
     assert "2C (single) found, not identified" in scene_mistakes(scene, image, strict)
     mistakes = scene_mistakes(scene, image, base)
     assert "2C (single) found, not identified" not in mistakes
