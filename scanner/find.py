@@ -62,7 +62,15 @@ from scanner.find_geometry import (
 )
 from scanner.find_hand_cut import hand_cut_lone
 from scanner.find_lines import line_cards
-from scanner.find_split import Corner, candidate_sizes, choose, corners_of, hypotheses, whole_card_size
+from scanner.find_split import (
+    Corner,
+    SizeGuess,
+    candidate_sizes,
+    choose,
+    corners_of,
+    hypotheses,
+    whole_card_size,
+)
 from scanner.find_top import mark_tops, side_visibility
 from scanner.find_work import Faint, Work, flat_work, make_faint, make_work
 from scanner.params import FindParams
@@ -550,6 +558,9 @@ def _split_cards(
     else:
         shorts = candidate_sizes(lone, corners, min_short, p)
     shorts = [s for s in shorts if min_area <= s * s * p.card_aspect <= max_area]
+    if not lone and p.card_size_px is None and whole is None and shorts:
+        # the size is a guess from the longest side seen: other sizes may be tried (``find_ladder``)
+        work.guesses.append(SizeGuess(tuple(corners), cards, shorts[0]))
     chosen = list(lone)
     if shorts and corners:
         choose(chosen, hypotheses(corners, shorts, work, cards, p), cards, p)

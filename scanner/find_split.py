@@ -64,6 +64,19 @@ class Hypothesis:
         return self.on_card * self.support
 
 
+@dataclass(frozen=True)
+class SizeGuess:
+    """Where the finder rebuilt cards from corners at a card size it guessed (the longest side
+    seen): no lone card, known size nor whole outline told it the size."""
+
+    corners: tuple[Corner, ...]
+    """The card corners of the clusters of card pixels no lone card explains."""
+    cards: Arr
+    """Card pixels (a 0/255 mask at work scale, holes that hold print filled)."""
+    short: float
+    """The card short side guessed (work pixels)."""
+
+
 def corners_of(contour: Arr, p: FindParams) -> list[Corner]:
     """The near-right-angle convex corners of an outline, with arms fitted to its points."""
     pts = contour.reshape(-1, 2).astype(np.float64)
@@ -183,6 +196,14 @@ def _parallelograms(corners: list[Corner], sizes: FloatArray, p: FindParams) -> 
     origin = point[ci]
     stack = np.stack([origin, origin + along1, origin + along1 + along2, origin + along2], axis=1)
     return stack, ci
+
+
+def parallelograms(corners: list[Corner], sizes: FloatArray, p: FindParams) -> FloatArray:
+    """Card parallelograms on each corner, both ways round, for each of ``sizes`` (card short
+    sides, work pixels) that its arms fit: a (H, 4, 2) stack."""
+    if not corners:
+        return np.zeros((0, 4, 2), np.float64)
+    return _parallelograms(corners, np.asarray(sizes, np.float64), p)[0]
 
 
 def hypotheses(

@@ -18,7 +18,8 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -27,6 +28,9 @@ from scanner.find_geometry import Arr
 from scanner.find_skin import skin_mask
 from scanner.params import FindParams
 from scanner.types import Image
+
+if TYPE_CHECKING:
+    from scanner.find_split import SizeGuess
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,10 @@ class Work:
     it): where hands and arms are (``skin``)."""
     skin_params: FindParams | None = None
     """The parameters ``skin`` reads (those of ``make_work``)."""
+    guesses: list[SizeGuess] = field(default_factory=list)
+    """Where the finder rebuilt cards from corners at a card size it guessed (no lone card, known
+    size nor whole outline told it), appended by it: the corners, the card pixels and that
+    size, for ``scanner.find_ladder`` to try other sizes on; empty otherwise."""
 
     @functools.cached_property
     def skin(self) -> Arr | None:

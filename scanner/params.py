@@ -438,6 +438,17 @@ class FindParams:
             its short, that quad's must lie in (a tilted camera foreshortens it).
         octo_frame_pad: ... frames are looked for within this fraction of their short side
             around the cards not identified.
+        ladder_reads: in a frame where no card found is identified and the finder guessed the
+            card size (no lone card, known size nor whole outline told it: ``Work.guesses``), up to
+            this many cards rebuilt at its corners at other sizes are read whole
+            (``scanner.find_ladder``), the best shown first; a card so named takes the place of
+            the cards not identified whose centres it holds (a pile's top card that a hand
+            covers shows no whole outline, and the longest side seen is a part of one; 0: off)...
+        ladder_sizes: ... the sizes tried, from the first to the second multiple of the guessed
+            short side in steps of ``size_ladder_step``...
+        ladder_support, ladder_inside: ... each card's outline showing as an edge along at least
+            ``ladder_support`` of it and at least ``ladder_inside`` of it lying on card pixels
+            (a hand over the card is no card pixel).
         twin_inside: two named cards whose read index corners each lie at least this fraction of
             the short side inside the other's outline are one card read twice
             (``scanner.scan_twins``) ...
@@ -681,6 +692,10 @@ class FindParams:
     octo_frame_epsilon: float = 0.04
     octo_frame_aspect: tuple[float, float] = (0.75, 1.35)
     octo_frame_pad: float = 0.5
+    ladder_reads: int = 12
+    ladder_sizes: tuple[float, float] = (0.8, 1.7)
+    ladder_support: float = 0.7
+    ladder_inside: float = 0.6
     twin_inside: float = 0.1
     twin_aspect_tolerance: float = 0.15
     twin_inside_joined: float = 0.02
@@ -939,6 +954,10 @@ class FindParams:
         _check("find.octo_frame_epsilon", self.octo_frame_epsilon, 0.001, 0.2)
         _check_pair("find.octo_frame_aspect", self.octo_frame_aspect, 0.1, 10.0)
         _check("find.octo_frame_pad", self.octo_frame_pad, 0.0, 10.0)
+        _check_int("find.ladder_reads", self.ladder_reads, 0, 1000)
+        _check_pair("find.ladder_sizes", self.ladder_sizes, 0.1, 10.0)
+        _check("find.ladder_support", self.ladder_support, 0.0, 1.0)
+        _check("find.ladder_inside", self.ladder_inside, 0.0, 1.0)
         _check("find.twin_inside", self.twin_inside, 0.0, 1.0)
         _check("find.twin_aspect_tolerance", self.twin_aspect_tolerance, 0.0, 1.0)
         _check("find.twin_inside_joined", self.twin_inside_joined, 0.0, 1.0)

@@ -26,6 +26,7 @@ import numpy as np
 from scanner.find import FoundCard, find_cards, find_separate, other_way, refine_in_frame
 from scanner.find_frame import framed_cards
 from scanner.find_geometry import FloatArray, as_quad, holds, order_corners, side_lengths
+from scanner.find_ladder import ladder_cards
 from scanner.find_paper import paper_quads
 from scanner.find_top import (
     hand_share,
@@ -114,6 +115,21 @@ def _on_play_area(corners: Quad, area: tuple[tuple[float, float], ...]) -> bool:
 def _turned(corners: Quad) -> Quad:
     """The same corners starting from the opposite short side."""
     return (corners[2], corners[3], corners[0], corners[1])
+
+
+def _in_place_of(
+    out: list[Detection], firsts: list[Card | None], named: Detection, quad: FloatArray, message: str
+) -> tuple[list[Detection], list[Card | None]]:
+    """``out`` and its first-ranked cards ``firsts`` with ``named`` (read on ``quad``, frame
+    pixels) in place of the detections not identified whose centres ``quad`` holds; logs
+    ``message`` with the card."""
+    kept = [
+        k
+        for k, d in enumerate(out)
+        if d.card is not None or not holds(quad, np.asarray(d.corners, np.float64).mean(axis=0))
+    ]
+    log.debug(message + ", in place of %d", named.card, len(out) - len(kept))
+    return [out[k] for k in kept] + [named], [firsts[k] for k in kept] + [named.card]
 
 
 def _retop(
@@ -285,6 +301,8 @@ class Scanner:
             candidates = [candidate for _, candidate in read]
             if self.deck is DeckKind.OCTOPLUS and self.params.find.octo_frame:
                 detections, candidates = self._framed(frame, work, detections, candidates)
+            if work.guesses and all(d.card is None for d in detections):
+                detections, candidates = self._laddered(frame, work, detections, candidates)
             read_at: list[float] = []
             covered = read_covered(frame, work, detections, self.templates, self.params, candidates, read_at)
             whole = {id(d) for d in detections}
@@ -343,16 +361,27 @@ class Scanner:
             named = self._read_at(frame, work, quad * work.scale)
             if named is None:
                 continue
-            kept = [
-                k
-                for k, d in enumerate(out)
-                if d.card is not None or not holds(quad, np.asarray(d.corners, np.float64).mean(axis=0))
-            ]
-            log.debug(
-                "framed: %s named on its printed frame, in place of %d", named.card, len(out) - len(kept)
-            )
-            out = [out[k] for k in kept] + [named]
-            firsts = [firsts[k] for k in kept] + [named.card]
+            out, firsts = _in_place_of(out, firsts, named, quad, "framed: %s named on its printed frame")
+        return out, firsts
+
+    def _laddered(
+        self, frame: Image, work: Work, detections: list[Detection], candidates: list[Card | None]
+    ) -> tuple[list[Detection], list[Card | None]]:
+        """``detections`` (none identified) and their first-ranked ``candidates`` with the cards
+        rebuilt at other sizes where the finder guessed the card size (``scanner.find_ladder``,
+        ``FindParams.ladder_reads``) read whole, the best shown first: a card so named takes the
+        place of the cards not identified whose centres it holds; a rebuilt card whose centre
+        lies in a card named so is not read."""
+        out, firsts = list(detections), list(candidates)
+        for rect in ladder_cards(work, self.params.find):
+            quad = order_corners(rect / work.scale)
+            centre = quad.mean(axis=0)
+            if any(d.card is not None and holds(np.asarray(d.corners, np.float64), centre) for d in out):
+                continue
+            named = self._read_at(frame, work, rect)
+            if named is None:
+                continue
+            out, firsts = _in_place_of(out, firsts, named, quad, "ladder: %s named at a size not guessed")
         return out, firsts
 
     def _covered_at_named_size(
