@@ -101,15 +101,18 @@ def test_fixtures_top_cards_are_right_at_todays_floor(report: Report) -> None:
     assert report.total.top_right / report.total.piles >= 0.86
 
 
+def test_fixtures_meet_the_wrong_name_and_top_card_goals(report: Report) -> None:
+    assert report.total.wrong_pct < 0.5
+    assert report.total.top_pct >= 98.0
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="fans and hands: covered cards are rebuilt from their corners only in part; "
     "see docs/BENCHMARKS.md (scanner accuracy) for the current figures",
 )
-def test_fixtures_meet_the_accuracy_goals(report: Report) -> None:
+def test_fixtures_meet_the_identification_goal(report: Report) -> None:
     assert report.total.identified_pct >= 99.0
-    assert report.total.wrong_pct < 0.5
-    assert report.total.top_pct >= 98.0
 
 
 def _real_rows(kind: str) -> list[dict[str, str]]:
