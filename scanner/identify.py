@@ -269,8 +269,10 @@ def _spade_or_club(
     faces: list[FaceReading],
 ) -> Identification:
     """``answer`` with the card named when the index ranks the spade and the club of one rank
-    first and second, too close to tell, and the whole face's suit symbols tell them apart
-    (``scanner.identify_suit``); ``answer`` unchanged otherwise."""
+    first and second, too close to tell, or (``suit_face_rank_margin``) the whole face shows the
+    rank and the index ranks that rank's spade and club first among its suits, and the whole
+    face's suit symbols tell them apart (``scanner.identify_suit``); ``answer`` unchanged
+    otherwise."""
     best, second = _top_two(reading.scores)
     if second is None:
         return answer
