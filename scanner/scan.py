@@ -374,13 +374,13 @@ class Scanner:
         lies in a card named so is not read."""
         out, firsts = list(detections), list(candidates)
         for rect in ladder_cards(work, self.params.find):
-            quad = order_corners(rect / work.scale)
-            centre = quad.mean(axis=0)
+            centre = rect.mean(axis=0) / work.scale
             if any(d.card is not None and holds(np.asarray(d.corners, np.float64), centre) for d in out):
                 continue
             named = self._read_at(frame, work, rect)
             if named is None:
                 continue
+            quad = np.asarray(named.corners, np.float64)
             out, firsts = _in_place_of(out, firsts, named, quad, "ladder: %s named at a size not guessed")
         return out, firsts
 
