@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -48,7 +49,15 @@ from scanner.find_work import Work
 from scanner.params import CoveredParams, FindParams
 from scanner.types import Image
 
-__all__ = ["CornerProposal", "between", "card_quad", "corner_proposals", "gap_corners", "laid_on_edges"]
+__all__ = [
+    "CornerProposal",
+    "GapCard",
+    "between",
+    "card_quad",
+    "corner_proposals",
+    "gap_corners",
+    "laid_on_edges",
+]
 
 
 @dataclass(frozen=True)
@@ -477,9 +486,9 @@ def _unit(v: FloatArray) -> FloatArray:
     return np.asarray(v / max(float(np.hypot(*v)), 1e-9), np.float64)
 
 
-def gap_corners(cards: list[FloatArray], p: CoveredParams) -> list[tuple[CornerProposal, float]]:
+def gap_corners(cards: list[FloatArray], p: CoveredParams, whole: int = 0) -> list[GapCard]:
     """The index corners of cards missing between two named ``cards`` (work pixels, TL TR BR BL,
-    an index corner first) of a row or a fan, with their short sides (work pixels).
+    an index corner first) of a row or a fan, with their short sides and whole cards (work pixels).
 
     Two cards pair when their sides run within ``gap_turn`` degrees of each other (either card
     turned half round), their short sides are within ``gap_size`` of each other and the gap
@@ -490,14 +499,15 @@ def gap_corners(cards: list[FloatArray], p: CoveredParams) -> list[tuple[CornerP
     its cards (their median) going into its gap ``k`` times (3 to ``gap_most``, within
     ``gap_fit``) leaves room for ``k - 1`` cards, laid out evenly between them.  Each card is
     proposed at both its index corners.  With ``gap_beyond``, every step proposes the cards one
-    step past either of its cards, after all the gaps."""
+    step past either of its cards, after all the gaps.  The first ``whole`` cards were named whole
+    (their print shows at both ends, ``GapCard.shown``)."""
     along = math.cos(math.radians(p.gap_turn))
-    pairs: list[tuple[int, int, FloatArray, FloatArray, float]] = []
+    pairs: list[tuple[int, int, FloatArray, FloatArray, float, tuple[bool, bool]]] = []
     for i, a in enumerate(cards):
         for j in range(i + 1, len(cards)):
             b = cards[j]
             across_a = _across(a)
-            for turned_b in (b, np.roll(b, -2, axis=0)):
+            for b_turned, turned_b in ((False, b), (True, np.roll(b, -2, axis=0))):
                 across_b = _across(turned_b)
                 cos = float(across_a @ across_b) / max(float(np.hypot(*across_a) * np.hypot(*across_b)), 1e-9)
                 if cos < along:
@@ -507,41 +517,66 @@ def gap_corners(cards: list[FloatArray], p: CoveredParams) -> list[tuple[CornerP
                 if max(short_a, short_b) > (1.0 + p.gap_size) * min(short_a, short_b):
                     continue
                 short = (short_a + short_b) / 2.0
-                for first, second in ((a, turned_b), (np.roll(a, -2, axis=0), np.roll(turned_b, -2, axis=0))):
+                for a_turned, first, second in (
+                    (False, a, turned_b),
+                    (True, np.roll(a, -2, axis=0), np.roll(turned_b, -2, axis=0)),
+                ):
                     gap = second[0] - first[0]
                     length = float(np.hypot(*gap))
                     side = _unit(first[1] - first[0]) + _unit(second[1] - second[0])
                     if abs(float(gap @ side)) < p.gap_along * length * float(np.hypot(*side)):
                         continue
-                    pairs.append((i, j, first, second, length / short))
+                    # a card named from a corner shows its print at the end it was named at
+                    a_end, b_end = not a_turned, a_turned == b_turned
+                    shown = (
+                        (i < whole or a_end) and (j < whole or b_end),
+                        (i < whole or not a_end) and (j < whole or not b_end),
+                    )
+                    pairs.append((i, j, first, second, length / short, shown))
     steps: dict[int, list[float]] = {}
-    for i, j, _, _, apart in pairs:
+    for i, j, _, _, apart, _ in pairs:
         if p.gap_step_min <= apart <= p.gap_step_max:
             steps.setdefault(i, []).append(apart)
             steps.setdefault(j, []).append(apart)
-    out: list[tuple[CornerProposal, float]] = []
-    several: list[tuple[CornerProposal, float]] = []
-    beyond: list[tuple[CornerProposal, float]] = []
-    for i, j, first, second, apart in pairs:
+    out: list[GapCard] = []
+    several: list[GapCard] = []
+    beyond: list[GapCard] = []
+    for i, j, first, second, apart, shown in pairs:
         known = steps.get(i, []) + steps.get(j, [])
         if p.gap_step_min <= apart <= p.gap_step_max:
             if p.gap_beyond:
-                beyond += [_laid(between(first, second, f)) for f in (-1.0, 2.0)]
+                beyond += [_laid(between(first, second, f), shown) for f in (-1.0, 2.0)]
             continue
         if p.gap_min <= apart <= p.gap_max:
-            out.append(_laid(between(first, second, 0.5)))
+            out.append(_laid(between(first, second, 0.5), shown))
         if known:
             count = apart / float(np.median(known))
             room = round(count)
             if 3 <= room <= p.gap_most and abs(count - room) <= p.gap_fit:
-                several += [_laid(between(first, second, k / room)) for k in range(1, room)]
+                several += [_laid(between(first, second, k / room), shown) for k in range(1, room)]
     return out + several + beyond
-    return out + beyond
 
 
-def _laid(quad: FloatArray) -> tuple[CornerProposal, float]:
-    """The index corner (the first) of the card ``quad`` as a proposal, and its short side."""
+class GapCard(NamedTuple):
+    """A card ``gap_corners`` proposes between or beside two named cards: its index corner, its
+    short side and the whole card laid out between theirs (work pixels, TL TR BR BL, the index
+    corner first: the two cards' outline, perspective and all, moved and turned part of the way);
+    ``shown``: whether the row's print shows at its index corner's end and at the other end: a
+    card named from a corner shows at the end it was named at (its other index lies under the
+    card beside it), a card named whole at both; a card between shows at an end where both do."""
+
+    proposal: CornerProposal
+    short: float
+    quad: FloatArray
+    shown: tuple[bool, bool]
+
+
+def _laid(quad: FloatArray, shown: tuple[bool, bool]) -> GapCard:
+    """The index corner (the first) of the card ``quad`` as a proposal, its short side and the card
+    (``GapCard.shown``: ``shown``)."""
     across = (quad[1] - quad[0]) + (quad[2] - quad[3])
     short = float(np.hypot(*across)) / 2.0
     across = _unit(across)
-    return CornerProposal(quad[0], across, np.array([-across[1], across[0]]), 0.0, 0.0), short
+    return GapCard(
+        CornerProposal(quad[0], across, np.array([-across[1], across[0]]), 0.0, 0.0), short, quad, shown
+    )

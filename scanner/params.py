@@ -1372,9 +1372,9 @@ class CoveredParams:
             sides: cosine at least ``gap_along``) leave a gap for one card between them: the card there
             lies half way between them (half the turn from one to the other, about the point the
             turn leaves in place, at the mean size), and its index corner is read there (turned
-            a few degrees, then searched farther, as any other corner), at most this many such
-            corners a frame (0: off).  A hand row's cards lying edge to edge, or a fan's, show no
-            corner of their own in the row's outline...
+            a few degrees, then searched farther, as any other corner), at most this many reads
+            a frame (each turned, searched or whole read counted; 0: off).  A hand row's cards
+            lying edge to edge, or a fan's, show no corner of their own in the row's outline...
         gap_turn: ...the largest turn between the two cards (degrees)...
         gap_size: ...how much larger the larger card's short side may be (fraction)...
         gap_min: ...the least distance between their index corners (fraction of the short side)...
@@ -1397,6 +1397,15 @@ class CoveredParams:
         gap_fit: ...when the step goes into the gap a whole number of times within this.
         gap_rounds: the cards named in gaps make new pairs with their neighbours, read in up to
             this many rounds (a row missing its last card and the one before it).
+        gap_laid: a gap's corner that no read names (turned, then searched) is read once more on
+            the card laid out between the two named cards as they lie (their outline moved part of
+            the way, slanted as a tilted camera shows them, sized as they are there) rather than
+            laid square from the corner at their mean short side, where the row's print shows at
+            that end (each of the two cards named whole, or named from a corner at that end: the
+            other index of a card named from a corner lies under its neighbour).  Fixture
+            scene_039's hand row on a 15 degree tilt: the -2's corner laid square reads 0.58 by
+            0.03, laid as its neighbours lie 0.76 by 0.05 (named); named, it pairs with the +2
+            beside it to propose the row's top card, the 6, one step past.
         centre_check: an Octoplus card named from a corner is read whole by the identifier
             (``scanner.identify.identify``: its centre symbol) on its outline laid out again from its
             read corner (``centre_gain``), and names nothing when the identifier names another card
@@ -1621,7 +1630,7 @@ class CoveredParams:
     search_min_score: float = 0.6
     search_lead: float = 0.0
     moved_agree: int = 2
-    gap_reads: int = 16
+    gap_reads: int = 32
     gap_turn: float = 30.0
     gap_size: float = 0.15
     gap_min: float = 0.6
@@ -1634,6 +1643,7 @@ class CoveredParams:
     gap_most: int = 4
     gap_fit: float = 0.25
     gap_rounds: int = 2
+    gap_laid: bool = True
     centre_check: bool = True
     centre_gain: float = 0.1
     centre_sizes: tuple[float, float] = (0.8, 1.04)
@@ -1821,6 +1831,7 @@ class CoveredParams:
         _check("covered.gap_step_min", self.gap_step_min, 0.0, 10.0)
         _check("covered.gap_step_max", self.gap_step_max, self.gap_step_min, 10.0)
         _check_int("covered.gap_rounds", self.gap_rounds, 1, 100)
+        _check_bool("covered.gap_laid", self.gap_laid)
         _check_int("covered.gap_most", self.gap_most, 3, 100)
         _check("covered.gap_fit", self.gap_fit, 0.0, 0.5)
 

@@ -1196,6 +1196,7 @@ def _gap_named(
             templates,
             params,
             p.gap_reads - reads,
+            len(identified),
             search,
             scene,
         )
@@ -1218,17 +1219,19 @@ def _gap_round(
     templates: Templates,
     params: ScannerParams,
     budget: int,
+    whole: int,
     search: bool = True,
     scene: CornerScene | None = None,
 ) -> tuple[list[_Named], int]:
-    """One round of ``_gap_named``: the gap corners of ``quads`` (work pixels) not ``seen`` yet
-    (their points are added to it) read, at most ``budget`` reads; the cards named are added to
-    ``quads`` and ``own``.  Returns the cards named and the reads made."""
+    """One round of ``_gap_named``: the gap corners of ``quads`` (work pixels; the first ``whole``
+    identified on found outlines, the rest named from corners) not ``seen`` yet (their points are
+    added to it) read, at most ``budget`` reads; the cards named are added to ``quads`` and
+    ``own``.  Returns the cards named and the reads made."""
     p = params.covered
     aspect = params.find.card_aspect
     out: list[_Named] = []
     reads = 0
-    for proposal, short in gap_corners(list(quads), p):
+    for proposal, short, laid, shown in gap_corners(list(quads), p, whole):
         if reads >= budget:
             break
         if any(float(np.hypot(*(proposal.point - q))) <= p.duplicate_point for q in seen):
@@ -1245,16 +1248,19 @@ def _gap_round(
         near = [o for o in own if _near_index(o.quad, centre, p.gap_apart * short)]
         if not _worth_reading(proposal, short, work, cards, near, params, labels):
             continue
-        turns = min(len(p.turn_angles), budget - reads - 1)
-        reading, angle, extra = read_corner_turning(frame, quad / work.scale, templates, params, turns, scene)
-        reads += 1 + extra
-        if reading.card is None and search and reads < budget:
-            found, turn, extra = read_corner_searching(
-                frame, quad / work.scale, reading, templates, params, budget - reads, scene
+        # the corner laid square from the proposal, then (``gap_laid``) on the card laid out as
+        # its neighbours lie: their outline, slanted by the camera's tilt, moved part of the way
+        ways = [quad, laid] if p.gap_laid and shown[0] else [quad]
+        for way in ways:
+            if reads >= budget:
+                break
+            reading, angle, spent = _read_gap(
+                frame, way / work.scale, templates, params, budget - reads, search, scene
             )
-            reads += extra
-            if found is not None:
-                reading, angle = found, turn
+            reads += spent
+            if reading.card is not None:
+                quad = way
+                break
         if reading.card is None:
             continue
         fitted = turned(quad, angle) if angle != 0.0 else quad
@@ -1265,6 +1271,31 @@ def _gap_round(
             scene.named.append(fitted / work.scale)
         own.append(_Identified(fitted, _part(_index_points(fitted), labels)))
     return out, reads
+
+
+def _read_gap(
+    frame: Image,
+    quad: FloatArray,
+    templates: Templates,
+    params: ScannerParams,
+    budget: int,
+    search: bool,
+    scene: CornerScene | None,
+) -> tuple[CornerReading, float, int]:
+    """The index corner of ``quad`` (frame pixels) read turned a few degrees and, left unnamed,
+    searched farther (``search``), in at most ``budget`` reads: the reading, the turn it was
+    read at and the reads made."""
+    turns = min(len(params.covered.turn_angles), budget - 1)
+    reading, angle, extra = read_corner_turning(frame, quad, templates, params, turns, scene)
+    reads = 1 + extra
+    if reading.card is None and search and reads < budget:
+        found, turn, extra = read_corner_searching(
+            frame, quad, reading, templates, params, budget - reads, scene
+        )
+        reads += extra
+        if found is not None:
+            reading, angle = found, turn
+    return reading, angle, reads
 
 
 def _named_near(out: list[Detection], k: int, reach: float) -> set[Card]:

@@ -15,7 +15,8 @@ import pytest
 from scanner.find_corners import between, gap_corners
 from scanner.params import CoveredParams, ScannerParams
 from scanner.scan import Scanner
-from scorer.cards import DeckKind, parse_card
+from scanner.types import Detection
+from scorer.cards import Card, DeckKind, parse_card
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
 
@@ -60,7 +61,7 @@ def test_a_gap_for_one_card_between_two_named_cards_proposes_its_index_corner() 
             np.hypot(*(q.point - middle[0])) < 1.0
             and abs(short - 90.0) < 1.0
             and q.across @ middle[1] - q.across @ middle[0] > 89.0
-            for q, short in proposals
+            for q, short, _, _ in proposals
         )
     # cards side by side (no gap for a card), far apart or turned too far propose nothing between them
     assert gap_corners([first, _card((330.0 + 40.0, 250.0), 5.0)], replace(p, gap_beyond=False)) == []
@@ -71,10 +72,37 @@ def test_a_gap_for_one_card_between_two_named_cards_proposes_its_index_corner() 
 def test_two_cards_next_to_each_other_propose_the_cards_one_step_past_them() -> None:
     first = _card((300.0, 200.0), 0.0)
     second = first + np.array([40.0, 0.0])
-    points = [q.point for q, _ in gap_corners([first, second], CoveredParams())]
+    points = [q.point for q, _, _, _ in gap_corners([first, second], CoveredParams())]
     assert any(np.hypot(*(pt - (first[0] + [80.0, 0.0]))) < 1e-6 for pt in points)
     assert any(np.hypot(*(pt - (first[0] - [40.0, 0.0]))) < 1e-6 for pt in points)
     assert gap_corners([first, second], CoveredParams(gap_beyond=False)) == []
+
+
+def test_a_gap_card_shows_its_print_at_the_end_where_its_neighbours_were_named() -> None:
+    p = CoveredParams(gap_beyond=False)
+    first = _card((300.0, 200.0), 0.0)
+    second = first + np.array([90.0, 0.0])  # a row along the short sides, a card's room between
+    near, far = first[0] + [45.0, 0.0], first[2] + [45.0, 0.0]
+
+    def shown_at(cards: list[np.ndarray], whole: int = 0) -> dict[tuple[float, float], tuple[bool, bool]]:
+        out = {}
+        for gap in gap_corners(cards, p, whole):
+            point = min((near, far), key=lambda q: float(np.hypot(*(gap.proposal.point - q))))
+            assert np.hypot(*(gap.proposal.point - point)) < 1e-6
+            out[(float(point[0]), float(point[1]))] = gap.shown
+        return out
+
+    def at(point: np.ndarray) -> tuple[float, float]:
+        return (float(point[0]), float(point[1]))
+
+    # both named from their corners at the near end: the card between shows there only
+    assert shown_at([first, second]) == {at(near): (True, False), at(far): (False, True)}
+    # the second named at its far end: their print shows at no common end
+    crossed = np.roll(second, -2, axis=0)
+    assert shown_at([first, crossed]) == {at(near): (False, False), at(far): (False, False)}
+    # the first named whole (its print shows at both ends): the second's end decides
+    assert shown_at([first, crossed], whole=1) == {at(near): (False, True), at(far): (True, False)}
+    assert shown_at([first, crossed], whole=2) == {at(near): (True, True), at(far): (True, True)}
 
 
 @pytest.mark.parametrize(
@@ -143,6 +171,8 @@ def test_covered_gap_params_are_validated() -> None:
         CoveredParams(gap_rounds=0)
     with pytest.raises(ValueError, match=r"covered\.gap_apart"):
         CoveredParams(gap_apart=-0.1)
+    with pytest.raises(ValueError, match=r"covered\.gap_laid"):
+        CoveredParams(gap_laid=1)  # type: ignore[arg-type]
 
 
 def test_the_learned_step_names_the_fans_cards_at_their_own_corners() -> None:
@@ -161,3 +191,31 @@ def test_the_learned_step_names_the_fans_cards_at_their_own_corners() -> None:
             if d.card is not None
         )
         assert named == present
+
+
+def test_a_slanted_rows_gap_card_is_read_on_the_card_laid_as_its_neighbours_lie() -> None:
+    # fixture scene_039 (a 15 degree tilt): between the hand row's named 4 and +2 the -2's corner,
+    # laid square at the mean short side, reads unclear; on the card laid out between them, slanted
+    # as they are, it is named, and with the +2 beside it proposes the 6 one step past (the row's
+    # top card, mostly out of the frame)
+    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
+    truth = next(s for s in doc["scenes"] if s["file"] == "scene_039.jpg")
+    deck = DeckKind(truth["deck"])
+    image = np.asarray(cv2.imread(str(FIXTURES / "scene_039.jpg"), cv2.IMREAD_COLOR), dtype=np.uint8)
+    present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
+    row = [parse_card(label, deck) for label in ("-2", "6")]
+
+    def named(covered: CoveredParams) -> tuple[Counter[Card], list[Detection]]:
+        found = Scanner(deck, params=replace(ScannerParams(), covered=covered)).scan(image).detections
+        return Counter(d.card for d in found if d.card is not None), found
+
+    on, detections = named(CoveredParams())
+    off, _ = named(CoveredParams(gap_laid=False))
+    assert not on - present  # none wrong, none named more often than it lies there
+    assert all(on[card] == 1 and off[card] == 0 for card in row)
+    # named where they lie, and the 6 on top of the row
+    for card in row:
+        place = next(np.asarray(c["corners"], np.float64) for c in truth["cards"] if c["card"] == str(card))
+        found = next(d for d in detections if d.card == card)
+        assert np.hypot(*(np.asarray(found.corners).mean(axis=0) - place.mean(axis=0))) < 15.0
+    assert next(d for d in detections if d.card == row[1]).top
