@@ -57,6 +57,7 @@ __all__ = [
     "corner_proposals",
     "gap_corners",
     "laid_on_edges",
+    "row_run",
 ]
 
 
@@ -480,6 +481,30 @@ def between(a: FloatArray, b: FloatArray, fraction: float) -> FloatArray:
     grow = (1.0 - fraction) + fraction * size_b / max(size_a, 1e-9)
     corner = moved[0]
     return np.asarray(corner + (moved - corner) * grow, np.float64)
+
+
+def row_run(quad: FloatArray, cards: Image, reach: float, margin: float) -> bool:
+    """Whether the outline of the card pixels ``cards`` runs on straight past the index corner of
+    ``quad`` (work pixels, TL TR BR BL, the index corner first) along its short side, for
+    ``reach`` of the short side: card pixels ``margin`` work pixels to the side of the card's
+    body, none to the other (a hand row's cards lying one step along their short sides: the
+    cards under the named one show a strip beyond its long side, their short sides in line with
+    its own, their index corners on that line)."""
+    across = quad[1] - quad[0]
+    short = float(np.hypot(*across))
+    if short <= 0.0:
+        return False
+    out, down = -_unit(across), _unit(quad[3] - quad[0])
+    h, w = cards.shape[:2]
+    for k in (1, 2, 3):
+        point = quad[0] + out * (reach * short * k / 3.0)
+        inside = np.round(point + margin * down).astype(int)
+        outside = np.round(point - margin * down).astype(int)
+        if not all(0 <= x < w and 0 <= y < h for x, y in (inside, outside)):
+            return False
+        if cards[inside[1], inside[0]] == 0 or cards[outside[1], outside[0]] != 0:
+            return False
+    return True
 
 
 def _unit(v: FloatArray) -> FloatArray:

@@ -1406,6 +1406,21 @@ class CoveredParams:
             scene_039's hand row on a 15 degree tilt: the -2's corner laid square reads 0.58 by
             0.03, laid as its neighbours lie 0.76 by 0.05 (named); named, it pairs with the +2
             beside it to propose the row's top card, the 6, one step past.
+        row_reads: a named card whose card pixels' outline runs on straight past its index corner
+            along its short side (``row_reach`` of it, checked ``row_margin`` work pixels to either
+            side of that line: card pixels on its body's side, none on the other) lies on a hand row
+            whose cards step along their short sides, the cards under it showing a strip beyond its
+            long side with their index corners on that line (no corner of their own in the outline:
+            white on white on the card below).  The card one step along is read at its index corner
+            on the named card moved ``row_steps`` of its short side along the line (the step is not
+            known), at most this many reads a frame (0: off)...
+        row_reach: ...how far past the corner the straight run must reach (fraction of the short side)...
+        row_margin: ...the distance to either side of the line it is checked at (work pixels)...
+        row_steps: ...the steps read (fractions of the short side, rising)...
+        row_agree: ...and a card is named when at least this many steps name it and no step names
+            another (at the middle one of those steps).  Fixture scene_025: the hand row under the
+            4 on top steps 0.36 of the short side; its 1's corner names it at 0.3-0.4, no other step
+            names a card.
         centre_check: an Octoplus card named from a corner is read whole by the identifier
             (``scanner.identify.identify``: its centre symbol) on its outline laid out again from its
             read corner (``centre_gain``), and names nothing when the identifier names another card
@@ -1644,6 +1659,11 @@ class CoveredParams:
     gap_fit: float = 0.25
     gap_rounds: int = 2
     gap_laid: bool = True
+    row_reads: int = 36
+    row_reach: float = 0.3
+    row_margin: float = 2.0
+    row_steps: tuple[float, ...] = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+    row_agree: int = 2
     centre_check: bool = True
     centre_gain: float = 0.1
     centre_sizes: tuple[float, float] = (0.8, 1.04)
@@ -1832,6 +1852,11 @@ class CoveredParams:
         _check("covered.gap_step_max", self.gap_step_max, self.gap_step_min, 10.0)
         _check_int("covered.gap_rounds", self.gap_rounds, 1, 100)
         _check_bool("covered.gap_laid", self.gap_laid)
+        _check_int("covered.row_reads", self.row_reads, 0, 1000)
+        _check("covered.row_reach", self.row_reach, 0.0, 2.0)
+        _check("covered.row_margin", self.row_margin, 0.0, 50.0)
+        _check_steps("covered.row_steps", self.row_steps, 0.0, 2.0)
+        _check_int("covered.row_agree", self.row_agree, 1, 100)
         _check_int("covered.gap_most", self.gap_most, 3, 100)
         _check("covered.gap_fit", self.gap_fit, 0.0, 0.5)
 

@@ -94,7 +94,14 @@ from scanner.covered_read import (
 )
 from scanner.covered_size import local_shorts, longest_edges, size_candidates, whole_sides
 from scanner.faces import INDEX_BOX
-from scanner.find_corners import CornerProposal, card_quad, corner_proposals, gap_corners, laid_on_edges
+from scanner.find_corners import (
+    CornerProposal,
+    card_quad,
+    corner_proposals,
+    gap_corners,
+    laid_on_edges,
+    row_run,
+)
 from scanner.find_geometry import FloatArray, holds, side_lengths
 from scanner.find_split import on_cards, outline_shown
 from scanner.find_work import Work
@@ -772,6 +779,8 @@ def read_covered(
         named += _edge_named(rest)
     if p.gap_reads > 0:
         named += _gap_named(frame, work, cards, identified, named, templates, params, not plain, scene)
+    if p.row_reads > 0:
+        named += _row_named(frame, work, cards, identified, named, templates, params, scene)
     if not named:
         return detections
     if p.centre_check or p.resize_steps:
@@ -1271,6 +1280,58 @@ def _gap_round(
             scene.named.append(fitted / work.scale)
         own.append(_Identified(fitted, _part(_index_points(fitted), labels)))
     return out, reads
+
+
+def _row_named(
+    frame: Image,
+    work: Work,
+    cards: Image,
+    identified: list[FloatArray],
+    named: list[_Named],
+    templates: Templates,
+    params: ScannerParams,
+    scene: CornerScene | None,
+) -> list[_Named]:
+    """The cards of hand rows under a named card (``identified``, work pixels, or ``named`` from
+    corners so far) whose outline runs on straight past its index corner (``find_corners.row_run``,
+    ``CoveredParams.row_reach``): the card one step along, its step unknown, is read at its index
+    corner on the named card moved ``row_steps`` of its short side along that line, at most
+    ``row_reads`` reads a frame; a card that ``row_agree`` steps name and no step names another
+    is named at the middle one of those steps."""
+    p = params.covered
+    quads = [*identified, *(n.quad * work.scale for n in named)]
+    out: list[_Named] = []
+    reads = 0
+    for quad in list(quads):
+        for end in (0, 2):
+            corner = np.roll(quad, -end, axis=0)
+            if reads + len(p.row_steps) > p.row_reads:
+                break
+            if not row_run(corner, cards, p.row_reach, p.row_margin):
+                continue
+            short = float(np.hypot(*(corner[1] - corner[0])))
+            shift = corner[0] - corner[1]
+            readings: list[tuple[FloatArray, CornerReading]] = []
+            for step in p.row_steps:
+                laid = corner + shift * step
+                if any(
+                    float(np.hypot(*(laid[0] - q[k]))) < p.same_place * short for q in quads for k in (0, 2)
+                ):
+                    continue  # a card named there already
+                reading = read_corner(frame, laid / work.scale, templates, params, scene=scene)
+                reads += 1
+                if reading.card is not None:
+                    readings.append((laid, reading))
+            names = {r.card for _, r in readings}
+            if len(names) != 1 or len(readings) < p.row_agree:
+                continue
+            laid, reading = readings[len(readings) // 2]
+            out.append(_Named(laid / work.scale, reading, laid[0], moved=True, gap=True))
+            quads.append(laid)
+            if scene is not None:
+                scene.named.append(laid / work.scale)
+    log.debug("covered: %d row reads, %d named", reads, len(out))
+    return out
 
 
 def _read_gap(
