@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -19,6 +20,14 @@ from scanner.types import Detection
 from scorer.cards import Card, DeckKind, parse_card
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
+
+
+def _fixture(scene: str) -> tuple[np.ndarray, dict[str, Any], DeckKind]:
+    """The committed fixture ``scene``: its image, its truth and its deck."""
+    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
+    truth = next(s for s in doc["scenes"] if s["file"] == scene)
+    image = np.asarray(cv2.imread(str(FIXTURES / scene), cv2.IMREAD_COLOR), dtype=np.uint8)
+    return image, truth, DeckKind(truth["deck"])
 
 
 def _card(corner: tuple[float, float], degrees: float, short: float = 90.0) -> np.ndarray:
@@ -125,10 +134,7 @@ def test_fixture_cards_between_named_cards_of_rows_and_fans_are_named(
 ) -> None:
     # cards of a fan or a hand row lying edge to edge show no corner of their own in the row's
     # outline: read between their named neighbours, they are named (and none wrongly)
-    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
-    truth = next(s for s in doc["scenes"] if s["file"] == scene)
-    deck = DeckKind(truth["deck"])
-    image = np.asarray(cv2.imread(str(FIXTURES / scene), cv2.IMREAD_COLOR), dtype=np.uint8)
+    image, truth, deck = _fixture(scene)
     base = replace(
         ScannerParams(),
         covered=replace(
@@ -178,10 +184,7 @@ def test_covered_gap_params_are_validated() -> None:
 def test_the_learned_step_names_the_fans_cards_at_their_own_corners() -> None:
     # fixture scene_021: the -2 and the second P of the fan (the gap case above) are named at their
     # own corners by the learned accept step, with or without the gap reads, and nothing wrongly
-    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
-    truth = next(s for s in doc["scenes"] if s["file"] == "scene_021.jpg")
-    deck = DeckKind(truth["deck"])
-    image = np.asarray(cv2.imread(str(FIXTURES / "scene_021.jpg"), cv2.IMREAD_COLOR), dtype=np.uint8)
+    image, truth, deck = _fixture("scene_021.jpg")
     present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
     base = replace(ScannerParams(), covered=replace(ScannerParams().covered, learned_accept=0.9))
     for covered in (base.covered, replace(base.covered, gap_reads=0)):
@@ -198,10 +201,7 @@ def test_a_slanted_rows_gap_card_is_read_on_the_card_laid_as_its_neighbours_lie(
     # laid square at the mean short side, reads unclear; on the card laid out between them, slanted
     # as they are, it is named, and with the +2 beside it proposes the 6 one step past (the row's
     # top card, mostly out of the frame)
-    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
-    truth = next(s for s in doc["scenes"] if s["file"] == "scene_039.jpg")
-    deck = DeckKind(truth["deck"])
-    image = np.asarray(cv2.imread(str(FIXTURES / "scene_039.jpg"), cv2.IMREAD_COLOR), dtype=np.uint8)
+    image, truth, deck = _fixture("scene_039.jpg")
     present = Counter(parse_card(c["card"], deck) for c in truth["cards"])
     row = [parse_card(label, deck) for label in ("-2", "6")]
 
