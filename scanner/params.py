@@ -1373,7 +1373,7 @@ class CoveredParams:
             lies half way between them (half the turn from one to the other, about the point the
             turn leaves in place, at the mean size), and its index corner is read there (turned
             a few degrees, then searched farther, as any other corner), at most this many reads
-            a frame (each turned, searched or whole read counted; 0: off).  A hand row's cards
+            a frame (each read counted, turned, searched or on the laid card; 0: off).  A hand row's cards
             lying edge to edge, or a fan's, show no corner of their own in the row's outline...
         gap_turn: ...the largest turn between the two cards (degrees)...
         gap_size: ...how much larger the larger card's short side may be (fraction)...
@@ -1413,7 +1413,8 @@ class CoveredParams:
             long side with their index corners on that line (no corner of their own in the outline:
             white on white on the card below).  The card one step along is read at its index corner
             on the named card moved ``row_steps`` of its short side along the line (the step is not
-            known), at most this many reads a frame (0: off)...
+            known), at most this many reads a frame (0: off); no step is read where another named
+            card's index corner lies within ``same_place`` of its corner...
         row_reach: ...how far past the corner the straight run must reach (fraction of the short side)...
         row_margin: ...the distance to either side of the line it is checked at (work pixels)...
         row_steps: ...the steps read (fractions of the short side, rising)...
@@ -1659,10 +1660,10 @@ class CoveredParams:
     gap_fit: float = 0.25
     gap_rounds: int = 2
     gap_laid: bool = True
-    row_reads: int = 36
+    row_reads: int = 32
     row_reach: float = 0.3
     row_margin: float = 2.0
-    row_steps: tuple[float, ...] = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+    row_steps: tuple[float, ...] = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
     row_agree: int = 2
     centre_check: bool = True
     centre_gain: float = 0.1

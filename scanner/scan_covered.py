@@ -1302,7 +1302,7 @@ def _row_named(
     quads = [*identified, *(n.quad * work.scale for n in named)]
     out: list[_Named] = []
     reads = 0
-    for quad in list(quads):
+    for source, quad in enumerate(list(quads)):
         for end in (0, 2):
             corner = np.roll(quad, -end, axis=0)
             if reads + len(p.row_steps) > p.row_reads:
@@ -1314,10 +1314,14 @@ def _row_named(
             readings: list[tuple[FloatArray, CornerReading]] = []
             for step in p.row_steps:
                 laid = corner + shift * step
+                reach = p.same_place * short
                 if any(
-                    float(np.hypot(*(laid[0] - q[k]))) < p.same_place * short for q in quads for k in (0, 2)
+                    float(np.hypot(*(laid[0] - q[k]))) < reach
+                    for n, q in enumerate(quads)
+                    if n != source
+                    for k in (0, 2)
                 ):
-                    continue  # a card named there already
+                    continue  # another card named there already
                 reading = read_corner(frame, laid / work.scale, templates, params, scene=scene)
                 reads += 1
                 if reading.card is not None:
