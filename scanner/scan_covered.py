@@ -1302,38 +1302,37 @@ def _row_named(
     quads = [*identified, *(n.quad * work.scale for n in named)]
     out: list[_Named] = []
     reads = 0
-    for source, quad in enumerate(list(quads)):
-        for end in (0, 2):
-            corner = np.roll(quad, -end, axis=0)
-            if reads + len(p.row_steps) > p.row_reads:
-                break
-            if not row_run(corner, cards, p.row_reach, p.row_margin):
-                continue
-            short = float(np.hypot(*(corner[1] - corner[0])))
-            shift = corner[0] - corner[1]
-            readings: list[tuple[FloatArray, CornerReading]] = []
-            for step in p.row_steps:
-                laid = corner + shift * step
-                reach = p.same_place * short
-                if any(
-                    float(np.hypot(*(laid[0] - q[k]))) < reach
-                    for n, q in enumerate(quads)
-                    if n != source
-                    for k in (0, 2)
-                ):
-                    continue  # another card named there already
-                reading = read_corner(frame, laid / work.scale, templates, params, scene=scene)
-                reads += 1
-                if reading.card is not None:
-                    readings.append((laid, reading))
-            names = {r.card for _, r in readings}
-            if len(names) != 1 or len(readings) < p.row_agree:
-                continue
-            laid, reading = readings[len(readings) // 2]
-            out.append(_Named(laid / work.scale, reading, laid[0], moved=True, gap=True))
-            quads.append(laid)
-            if scene is not None:
-                scene.named.append(laid / work.scale)
+    # each named card at both its index corners, the cards named on the way not read from
+    ends = [(source, np.roll(quad, -end, axis=0)) for source, quad in enumerate(quads) for end in (0, 2)]
+    for source, corner in ends:
+        if reads + len(p.row_steps) > p.row_reads:
+            break
+        if not row_run(corner, cards, p.row_reach, p.row_margin):
+            continue
+        short = float(np.hypot(*(corner[1] - corner[0])))
+        shift, reach = corner[0] - corner[1], p.same_place * short
+        readings: list[tuple[FloatArray, CornerReading]] = []
+        for step in p.row_steps:
+            laid = corner + shift * step
+            if any(
+                float(np.hypot(*(laid[0] - q[k]))) < reach
+                for n, q in enumerate(quads)
+                if n != source
+                for k in (0, 2)
+            ):
+                continue  # another card named there already
+            reading = read_corner(frame, laid / work.scale, templates, params, scene=scene)
+            reads += 1
+            if reading.card is not None:
+                readings.append((laid, reading))
+        names = {r.card for _, r in readings}
+        if len(names) != 1 or len(readings) < p.row_agree:
+            continue
+        laid, reading = readings[len(readings) // 2]
+        out.append(_Named(laid / work.scale, reading, laid[0], moved=True, gap=True))
+        quads.append(laid)
+        if scene is not None:
+            scene.named.append(laid / work.scale)
     log.debug("covered: %d row reads, %d named", reads, len(out))
     return out
 
