@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
@@ -18,15 +15,12 @@ from scanner.params import CoveredParams, ScannerParams
 from scanner.scan import Scanner
 from scanner.types import Detection
 from scorer.cards import Card, DeckKind, parse_card
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
+from tests.scanner.fixture_scenes import fixture_scene
 
 
 def _fixture(scene: str) -> tuple[np.ndarray, dict[str, Any], DeckKind]:
     """The committed fixture ``scene``: its image, its truth and its deck."""
-    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
-    truth = next(s for s in doc["scenes"] if s["file"] == scene)
-    image = np.asarray(cv2.imread(str(FIXTURES / scene), cv2.IMREAD_COLOR), dtype=np.uint8)
+    truth, image = fixture_scene(scene)
     return image, truth, DeckKind(truth["deck"])
 
 

@@ -3,11 +3,9 @@ outline past its index corner (``CoveredParams.row_reads``)."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -18,8 +16,7 @@ from scanner.params import CoveredParams, ScannerParams
 from scanner.scan import Scanner
 from scanner.types import Detection
 from scorer.cards import DeckKind, parse_card
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenes"
+from tests.scanner.fixture_scenes import fixture_scene
 
 
 def _card(corner: tuple[float, float], degrees: float, short: float = 60.0) -> np.ndarray:
@@ -58,10 +55,8 @@ def test_the_card_under_a_hand_rows_top_card_is_named_along_its_outline() -> Non
     # fixture scene_025: a hand row in the top left corner, its 4 on top and named; the 1 under it
     # shows a strip one step (0.36 of the short side) along, its corner white on white on the
     # card below it and in line with the 4's short side: never proposed as a corner
-    doc = json.loads((FIXTURES / "truth.json").read_text(encoding="utf-8"))
-    truth = next(s for s in doc["scenes"] if s["file"] == "scene_025.jpg")
+    truth, image = fixture_scene("scene_025.jpg")
     deck = DeckKind(truth["deck"])
-    image = np.asarray(cv2.imread(str(FIXTURES / "scene_025.jpg"), cv2.IMREAD_COLOR), dtype=np.uint8)
     present = Counter(parse_card(c["card"], deck) for c in truth["cards"] if c["identifiable"])
     one = parse_card("1", deck)
 
